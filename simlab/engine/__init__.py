@@ -1,0 +1,6 @@
+"""The rules engine: layouts as data, compiled kernels, and the Python Game API."""
+
+from simlab.engine.game import Game, Move, State
+from simlab.engine.layout import Layout
+
+__all__ = ["Game", "Layout", "Move", "State"]

@@ -1,0 +1,227 @@
+"""The rules, compiled: legal moves, applying and undoing a move, win test, hashing.
+
+This module is the ONE implementation of the rules. The Python ``Game`` API, the
+policies, the solver and the replay of solutions all call these functions. They
+work in place on the flat ``int8`` state described in ``simlab.engine.layout``;
+``undo_move`` restores a state exactly, which is what depth-first search needs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.engine.layout import (
+    BUILD,
+    BUILD_DOWN_ANY_SUIT,
+    BUILD_DOWN_SAME_SUIT,
+    CAPACITY,
+    EMPTY_FILL,
+    FILL_ANY,
+    FILL_KINGS,
+    FIRST_CELL,
+    FIRST_FOUNDATION,
+    FIRST_RESERVE,
+    FOUNDATION_ANY_SUIT,
+    FOUNDATION_CHOSEN_BASE,
+    FOUNDATION_MODE,
+    FOUNDATION_WRAP,
+    MOVE_BASE,
+    N_CARDS,
+    N_PILES,
+    OFFSET_BASE,
+    OFFSET_HEIGHTS,
+    WRAP,
+)
+
+MAX_CARDS = 104
+MAX_POSITIONS = 128
+
+
+def _zobrist_table() -> np.ndarray:
+    """Fixed pseudo-random keys per (card, height); a fixed seed keeps hashes reproducible."""
+    generator = np.random.Generator(np.random.PCG64(20261129))
+    return generator.integers(1, 2**63, size=(MAX_CARDS, MAX_POSITIONS), dtype=np.int64).astype(
+        np.uint64
+    )
+
+
+ZOBRIST = _zobrist_table()
+
+
+@njit(cache=True)
+def height(rules, state, pile):
+    """Number of cards in ``pile``."""
+    return np.int64(state[rules[OFFSET_HEIGHTS] + pile])
+
+
+@njit(cache=True)
+def card_at(rules, state, pile, index):
+    """Card ``index`` (0 = bottom) of ``pile``."""
+    return np.int64(state[pile * rules[CAPACITY] + index])
+
+
+@njit(cache=True)
+def top_card(rules, state, pile):
+    """Top card of ``pile``, or -1 when it is empty."""
+    h = height(rules, state, pile)
+    if h == 0:
+        return np.int64(-1)
+    return card_at(rules, state, pile, h - 1)
+
+
+@njit(cache=True)
+def can_build(rules, card, target):
+    """Whether ``card`` may go on ``target`` in the tableau."""
+    rank = card % 13
+    target_rank = target % 13
+    wrap = rules[WRAP] == 1
+    same_suit = (card // 13) % 4 == (target // 13) % 4
+    down = target_rank == rank + 1 or (wrap and rank == 12 and target_rank == 0)
+    build = rules[BUILD]
+    if build == BUILD_DOWN_ANY_SUIT:
+        return down
+    if build == BUILD_DOWN_SAME_SUIT:
+        return down and same_suit
+    up = rank == target_rank + 1 or (wrap and target_rank == 12 and rank == 0)
+    return same_suit and (up or down)
+
+
+@njit(cache=True)
+def foundation_accepts(rules, state, foundation_pile, card):
+    """Whether ``card`` may be played onto the foundation at ``foundation_pile``."""
+    h = height(rules, state, foundation_pile)
+    if h >= 13:
+        return False
+    mode = rules[FOUNDATION_MODE]
+    index = foundation_pile - rules[FIRST_FOUNDATION]
+    if mode != FOUNDATION_ANY_SUIT and (card // 13) % 4 != index % 4:
+        return False
+    rank = card % 13
+    base = state[rules[OFFSET_BASE]]
+    if h == 0:
+        return rank == base or (mode == FOUNDATION_CHOSEN_BASE and base == -1)
+    below = top_card(rules, state, foundation_pile) % 13
+    if rules[FOUNDATION_WRAP] == 1:
+        return rank == (below + 1) % 13
+    return rank == below + 1
+
+
+@njit(cache=True)
+def is_foundation(rules, pile):
+    return pile >= rules[FIRST_FOUNDATION]
+
+
+@njit(cache=True)
+def legal_moves(rules, state, out):
+    """Write every legal move into ``out``; return how many there are.
+
+    Sources are the tops of rows, cells and reserves. A card may go to a
+    foundation that accepts it, onto a row whose top it builds on, into an empty
+    row if the game fills spaces with it, and from a row into an empty cell.
+    """
+    count = 0
+    first_cell = rules[FIRST_CELL]
+    first_reserve = rules[FIRST_RESERVE]
+    first_foundation = rules[FIRST_FOUNDATION]
+    fill = rules[EMPTY_FILL]
+    for source in range(first_foundation):
+        card = top_card(rules, state, source)
+        if card < 0:
+            continue
+        for foundation in range(first_foundation, rules[N_PILES]):
+            if foundation_accepts(rules, state, foundation, card):
+                out[count] = source * MOVE_BASE + foundation
+                count += 1
+        for row in range(first_cell):
+            if row == source:
+                continue
+            target = top_card(rules, state, row)
+            if target < 0:
+                allowed = fill == FILL_ANY or (fill == FILL_KINGS and card % 13 == 12)
+            else:
+                allowed = can_build(rules, card, target)
+            if allowed:
+                out[count] = source * MOVE_BASE + row
+                count += 1
+        if source < first_cell:
+            for cell in range(first_cell, first_reserve):
+                if height(rules, state, cell) == 0:
+                    out[count] = source * MOVE_BASE + cell
+                    count += 1
+    return count
+
+
+@njit(cache=True)
+def apply_move(rules, state, move):
+    """Move the top card of the move's source onto its destination, in place."""
+    source = move // MOVE_BASE
+    destination = move % MOVE_BASE
+    capacity = rules[CAPACITY]
+    heights = rules[OFFSET_HEIGHTS]
+    source_height = state[heights + source] - 1
+    card = state[source * capacity + source_height]
+    state[source * capacity + source_height] = -1
+    state[heights + source] = source_height
+    destination_height = state[heights + destination]
+    state[destination * capacity + destination_height] = card
+    state[heights + destination] = destination_height + 1
+    if is_foundation(rules, destination) and state[rules[OFFSET_BASE]] == -1:
+        state[rules[OFFSET_BASE]] = card % 13
+
+
+@njit(cache=True)
+def undo_move(rules, state, move):
+    """Exactly reverse ``apply_move(rules, state, move)``."""
+    apply_move(rules, state, (move % MOVE_BASE) * MOVE_BASE + move // MOVE_BASE)
+    if rules[FOUNDATION_MODE] == FOUNDATION_CHOSEN_BASE and foundation_cards(rules, state) == 0:
+        state[rules[OFFSET_BASE]] = -1
+
+
+@njit(cache=True)
+def foundation_cards(rules, state):
+    """How many cards are on the foundations."""
+    total = 0
+    for pile in range(rules[FIRST_FOUNDATION], rules[N_PILES]):
+        total += state[rules[OFFSET_HEIGHTS] + pile]
+    return total
+
+
+@njit(cache=True)
+def is_won(rules, state):
+    """Every card is on a foundation."""
+    return foundation_cards(rules, state) == rules[N_CARDS]
+
+
+@njit(cache=True)
+def _mix(value):
+    """splitmix64 finaliser: spreads a pile hash before the order-free sum."""
+    value = (value ^ (value >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    value = (value ^ (value >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return value ^ (value >> np.uint64(31))
+
+
+@njit(cache=True)
+def pile_hash(rules, state, pile, zobrist):
+    """Order-sensitive hash of one pile's cards."""
+    result = np.uint64(0x9E3779B97F4A7C15)
+    for index in range(height(rules, state, pile)):
+        result ^= zobrist[card_at(rules, state, pile, index), index]
+    return result
+
+
+@njit(cache=True)
+def position_hash(rules, state, zobrist):
+    """64-bit hash of a position, equal for positions that differ only in the
+    order of rows or of cells (they are interchangeable, so such positions have
+    the same future). Reserves and foundations keep their identity."""
+    total = np.uint64(0)
+    first_reserve = rules[FIRST_RESERVE]
+    for pile in range(first_reserve):  # rows and cells: order-free sum
+        salt = np.uint64(0) if pile < rules[FIRST_CELL] else np.uint64(0xD6E8FEB86659FD93)
+        total += _mix(pile_hash(rules, state, pile, zobrist) ^ salt)
+    for pile in range(first_reserve, rules[N_PILES]):  # identity matters here
+        total += _mix(pile_hash(rules, state, pile, zobrist) + np.uint64(pile + 1))
+    base = state[rules[OFFSET_BASE]] + 2
+    total += _mix(np.uint64(base) * np.uint64(0xA0761D6478BD642F))
+    return total
