@@ -2,7 +2,12 @@
 
 from simlab.engine import Game, Move, State
 from simlab.games import GAMES, make_game
+from simlab.play import deal_rng, play_deal
+from simlab.policies import POLICIES, PlayRecord, Policy, make_policy
 
 __version__ = "0.1.0"
 
-__all__ = ["GAMES", "Game", "Move", "State", "make_game", "__version__"]
+__all__ = [
+    "GAMES", "POLICIES", "Game", "Move", "PlayRecord", "Policy", "State",
+    "__version__", "deal_rng", "make_game", "make_policy", "play_deal",
+]

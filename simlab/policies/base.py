@@ -1,0 +1,73 @@
+"""The policy interface.
+
+A policy plays one deal from start to end. Subclass ``Policy`` and implement
+``choose`` to write your own (name it ``your_module:YourClass`` in a config or on
+the command line); the built-in policies override ``play`` with compiled loops.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from simlab.engine.game import Game, Move, State
+from simlab.params import Param
+from simlab.policies.record import LOST, WON, PlayRecord
+
+COMMON_PARAMETERS: dict[str, Param] = {
+    "max_moves": Param(int, 2000, "moves after which an unfinished game counts as lost", low=1),
+}
+
+
+class Policy:
+    """Base class of every policy. Constructors only store parameters."""
+
+    name: ClassVar[str] = "policy"
+    version: ClassVar[int] = 1
+    parameters: ClassVar[dict[str, Param]] = {}
+    uses_randomness: ClassVar[bool] = False
+
+    def __init__(self, **params: Any) -> None:
+        self.params = params
+        self.registered_name = self.name
+
+    @classmethod
+    def all_parameters(cls) -> dict[str, Param]:
+        """This policy's parameters plus the ones every policy has."""
+        return {**COMMON_PARAMETERS, **cls.parameters}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{type(self).__name__}({args})"
+
+    def choose(self, game: Game, state: State, moves: list[Move], rng: np.random.Generator) -> Move | None:
+        """Pick one of ``moves`` (never empty), or None to stop. Override this."""
+        raise NotImplementedError
+
+    def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
+        """Play from ``state`` until won, stuck, a repeated position, or the move cap."""
+        seen = {game.position_hash(state)}
+        made: list[Move] = []
+        max_moves = self.params.get("max_moves", COMMON_PARAMETERS["max_moves"].default)
+        reason = "move_cap"
+        while len(made) < max_moves:
+            if game.is_won(state):
+                reason = WON
+                break
+            moves = game.legal_moves(state)
+            move = self.choose(game, state, moves, rng) if moves else None
+            if move is None:
+                reason = "stuck"
+                break
+            state = game.apply(state, move)
+            made.append(Move(*move))
+            position = game.position_hash(state)
+            if position in seen and not game.is_won(state):
+                reason = "repeat"
+                break
+            seen.add(position)
+        else:
+            reason = WON if game.is_won(state) else reason
+        verdict = WON if reason == WON else LOST
+        return PlayRecord(verdict, reason, made, game.cards_home(state))

@@ -1,0 +1,89 @@
+"""``greedy``: the simple rule a casual player follows.
+
+Each turn:
+
+1. If a card can go to a foundation, play it (the first in pile order).
+2. Otherwise make the first move by this preference, among moves that do not
+   bring back a position already seen in this game and do not move a card that
+   already sits where it belongs (at the bottom of a row, or on a card it
+   builds on), since shuffling such a card sideways frees nothing:
+   a. build onto a non-empty row;
+   b. put a card into an empty cell;
+   c. put a card into an empty row.
+   Ties go to the first source pile, then the first destination.
+3. With no such move the player gives up: the game is lost.
+
+Each build or move into a space places one more card "where it belongs", so a
+greedy game ends after a few hundred moves at most.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.engine import kernel
+from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
+from simlab.policies.base import Policy
+from simlab.policies.catalog import register_policy
+from simlab.policies.features import (
+    destination_pile, foundation_move, is_cell, source_pile, top_is_placed,
+)
+from simlab.policies.playout import (
+    END_MOVE_CAP, END_STUCK, END_WON, leads_to_seen, run_compiled, seen_add, seen_table,
+)
+from simlab.policies.record import PlayRecord
+
+
+@njit(cache=True)
+def greedy_choice(rules, state, legal, count, zobrist, table):
+    """The greedy move in this position, or -1 to give up."""
+    move = foundation_move(rules, state, legal, count)
+    if move >= 0:
+        return move
+    best = -1
+    best_class = 3
+    for i in range(count):
+        move = legal[i]
+        source = source_pile(move)
+        destination = destination_pile(move)
+        if top_is_placed(rules, state, source):
+            continue
+        if is_cell(rules, destination):
+            preference = 1
+        elif kernel.height(rules, state, destination) == 0:
+            preference = 2
+        else:
+            preference = 0
+        if preference < best_class and not leads_to_seen(rules, state, move, zobrist, table):
+            best = move
+            best_class = preference
+    return best
+
+
+@njit(cache=True)
+def greedy_playout(rules, state, zobrist, moves_out, max_moves):
+    table = seen_table(max_moves)
+    seen_add(table, kernel.position_hash(rules, state, zobrist))
+    legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
+    for made in range(max_moves):
+        if kernel.is_won(rules, state):
+            return END_WON, made
+        count = kernel.legal_moves(rules, state, legal)
+        move = greedy_choice(rules, state, legal, count, zobrist, table)
+        if move < 0:
+            return END_STUCK, made
+        kernel.apply_move(rules, state, move)
+        moves_out[made] = move
+        seen_add(table, kernel.position_hash(rules, state, zobrist))
+    return (END_WON if kernel.is_won(rules, state) else END_MOVE_CAP), max_moves
+
+
+@register_policy
+class GreedyPolicy(Policy):
+    """Foundation first, else the first useful build, cell or space (see module doc)."""
+
+    name = "greedy"
+
+    def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
+        return run_compiled(game, state, greedy_playout, self.params["max_moves"])

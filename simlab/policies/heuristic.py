@@ -1,0 +1,122 @@
+"""``heuristic``: how a good human plays the Castle family, as weighted features.
+
+Every legal move that does not bring back a position seen in this game gets a
+score; the best one is played (ties: first in pile order). The features follow
+the strategy tips of the seeds (rules.md): play home what you can, create and
+keep empty rows, dig out the low cards the foundations need next, prefer
+same-suit builds, and do not bury low cards. Each weight is a parameter:
+
+- ``foundation``: the move plays a card home.
+- ``empty_row``: the move empties a row (a space is worth a lot).
+- ``use_space``: (a penalty) the move puts a card into an empty row.
+- ``use_cell``: (a penalty) the move puts a card into a free cell.
+- ``expose``: the card uncovered by the move can go home at once.
+- ``dig``: times the urgency freed: soon-needed cards (next one 4, then 2, 1)
+  in the source pile get one card nearer the top.
+- ``bury``: (a penalty) times the urgency of the cards the move covers.
+- ``same_suit``: the card is built onto a card of its own suit.
+- ``sideways``: (a penalty) the card already sat where it belongs.
+
+For Fortress-like games (same-suit building up or down) the same features apply:
+"soon needed" is measured against each suit's foundation. Where the player
+chooses the foundation base (Chessboard), the first card played home fixes it;
+before that no card is urgent and the foundation feature decides.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.engine import kernel
+from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
+from simlab.params import Param
+from simlab.policies.base import Policy
+from simlab.policies.catalog import register_policy
+from simlab.policies.features import (
+    cards_until_home, destination_pile, is_cell, is_foundation_pile, is_row, source_pile,
+    top_is_placed, urgency,
+)
+from simlab.policies.playout import (
+    END_MOVE_CAP, END_STUCK, END_WON, leads_to_seen, run_compiled, seen_add, seen_table,
+)
+from simlab.policies.record import PlayRecord
+
+WEIGHTS = (
+    ("foundation", 100.0, "bonus for playing a card home"),
+    ("empty_row", 30.0, "bonus for emptying a row"),
+    ("use_space", 25.0, "penalty for putting a card into an empty row"),
+    ("use_cell", 15.0, "penalty for putting a card into a free cell"),
+    ("expose", 20.0, "bonus when the uncovered card can go home at once"),
+    ("dig", 3.0, "bonus per unit of urgency brought one card nearer the top"),
+    ("bury", 4.0, "penalty per unit of urgency covered by the move"),
+    ("same_suit", 5.0, "bonus for building on a card of the same suit"),
+    ("sideways", 20.0, "penalty for moving a card that already sat where it belongs"),
+)
+
+
+@njit(cache=True)
+def move_score(rules, state, move, weights):
+    """The weighted features of ``move`` (weights in the order of ``WEIGHTS``)."""
+    source = source_pile(move)
+    destination = destination_pile(move)
+    card = kernel.top_card(rules, state, source)
+    source_height = kernel.height(rules, state, source)
+    if is_foundation_pile(rules, destination):
+        return weights[0]
+    score = 0.0
+    if is_row(rules, source) and source_height == 1:
+        score += weights[1]
+    target = kernel.top_card(rules, state, destination)
+    if is_row(rules, destination) and target < 0:
+        score -= weights[2]
+    if is_cell(rules, destination):
+        score -= weights[3]
+    if source_height >= 2:
+        uncovered = kernel.card_at(rules, state, source, source_height - 2)
+        if cards_until_home(rules, state, uncovered) == 0:
+            score += weights[4]
+    score += weights[5] * urgency(rules, state, source, 1)
+    if target >= 0:
+        score -= weights[6] * urgency(rules, state, destination, 0)
+        if (card // 13) % 4 == (target // 13) % 4:
+            score += weights[7]
+    if top_is_placed(rules, state, source):
+        score -= weights[8]
+    return score
+
+
+@njit(cache=True)
+def heuristic_playout(rules, state, zobrist, moves_out, max_moves, weights):
+    table = seen_table(max_moves)
+    seen_add(table, kernel.position_hash(rules, state, zobrist))
+    legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
+    for made in range(max_moves):
+        if kernel.is_won(rules, state):
+            return END_WON, made
+        count = kernel.legal_moves(rules, state, legal)
+        best = -1
+        best_score = -1e18
+        for i in range(count):
+            score = move_score(rules, state, legal[i], weights)
+            if score > best_score and not leads_to_seen(rules, state, legal[i], zobrist, table):
+                best = legal[i]
+                best_score = score
+        if best < 0:
+            return END_STUCK, made
+        kernel.apply_move(rules, state, best)
+        moves_out[made] = best
+        seen_add(table, kernel.position_hash(rules, state, zobrist))
+    return (END_WON if kernel.is_won(rules, state) else END_MOVE_CAP), max_moves
+
+
+@register_policy
+class HeuristicPolicy(Policy):
+    """A good human's strategy as weighted move features (see the module doc)."""
+
+    name = "heuristic"
+    parameters = {name: Param(float, default, doc, low=0.0) for name, default, doc in WEIGHTS}
+
+    def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
+        weights = np.array([self.params[name] for name, _, _ in WEIGHTS], dtype=np.float64)
+        return run_compiled(game, state, heuristic_playout, self.params["max_moves"], weights)

@@ -1,0 +1,52 @@
+"""``random``: a uniformly random legal move each turn.
+
+The random numbers come from the generator ``play`` is given, which the caller
+derives from (deal number, root seed, policy), never from global state. A
+repeated position ends the game as a loss.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.engine import kernel
+from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
+from simlab.policies.base import Policy
+from simlab.policies.catalog import register_policy
+from simlab.policies.playout import (
+    END_MOVE_CAP, END_REPEAT, END_STUCK, END_WON, run_compiled, seen_add, seen_table,
+)
+from simlab.policies.record import PlayRecord
+
+
+@njit(cache=True)
+def random_playout(rules, state, zobrist, moves_out, max_moves, uniforms):
+    """Play uniformly random moves; ``uniforms[i]`` in [0, 1) picks move ``i``."""
+    table = seen_table(max_moves)
+    seen_add(table, kernel.position_hash(rules, state, zobrist))
+    legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
+    for made in range(max_moves):
+        if kernel.is_won(rules, state):
+            return END_WON, made
+        count = kernel.legal_moves(rules, state, legal)
+        if count == 0:
+            return END_STUCK, made
+        move = legal[min(int(uniforms[made] * count), count - 1)]
+        kernel.apply_move(rules, state, move)
+        moves_out[made] = move
+        if not seen_add(table, kernel.position_hash(rules, state, zobrist)):
+            return (END_WON if kernel.is_won(rules, state) else END_REPEAT), made + 1
+    return (END_WON if kernel.is_won(rules, state) else END_MOVE_CAP), max_moves
+
+
+@register_policy
+class RandomPolicy(Policy):
+    """A uniformly random legal move; a repeated position ends the game (lost)."""
+
+    name = "random"
+    uses_randomness = True
+
+    def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
+        max_moves = self.params["max_moves"]
+        return run_compiled(game, state, random_playout, max_moves, rng.random(max_moves))

@@ -1,0 +1,40 @@
+"""What one play of one deal returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simlab.engine.game import Move
+
+WON = "won"
+LOST = "lost"
+UNKNOWN = "unknown"
+
+
+@dataclass
+class PlayRecord:
+    """The outcome of a policy playing one deal.
+
+    Attributes:
+        verdict: ``won``, ``lost`` or ``unknown`` (only a solver out of budget).
+        end_reason: why play stopped: ``won``, ``stuck`` (no move the policy
+            would make), ``repeat`` (a position came back), ``move_cap``,
+            ``exhausted`` (solver proved no win) or ``budget`` (solver ran out).
+        moves: every move made (for a solver: its winning line, auto-moves included).
+        cards_home: cards on the foundations at the end.
+        nodes: positions the solver searched (0 for other policies).
+    """
+
+    verdict: str
+    end_reason: str
+    moves: list[Move] = field(default_factory=list)
+    cards_home: int = 0
+    nodes: int = 0
+
+    @property
+    def won(self) -> bool:
+        return self.verdict == WON
+
+    @property
+    def move_count(self) -> int:
+        return len(self.moves)
