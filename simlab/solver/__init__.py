@@ -1,0 +1,59 @@
+"""The solver: perfect play with every card known, three-valued verdicts.
+
+``solve(game, deal_number)`` returns a ``SolveResult``. A ``won`` verdict always
+carries a move list that the rules engine has replayed to a win; ``lost`` means
+the search was exhaustive; ``unknown`` means the node budget or the table ran out.
+"""
+
+from __future__ import annotations
+
+import time
+
+from simlab.engine import kernel
+from simlab.engine.game import Game, State
+from simlab.errors import SimlabError
+from simlab.solver.replay import replays_to_win
+from simlab.solver.result import SolveResult
+from simlab.solver.search import STATUS_BUDGET, STATUS_LOST, STATUS_WON, depth_first_search
+
+DEFAULT_BUDGET = 2_000_000
+DEFAULT_TABLE_BITS = 24  # 16M entries of 8 bytes: 128 MiB
+
+
+class SolverError(SimlabError):
+    """The search produced a line the rules engine rejects: a bug, never a verdict."""
+
+
+def solve(
+    game: Game,
+    deal: int | State,
+    budget: int = DEFAULT_BUDGET,
+    table_bits: int = DEFAULT_TABLE_BITS,
+) -> SolveResult:
+    """Solve a deal (by number) or any position of ``game``.
+
+    Args:
+        game: the game.
+        deal: a deal number, or a ``State``.
+        budget: the most distinct positions to search.
+        table_bits: the transposition table holds ``2**table_bits`` positions
+            (8 bytes each); when it is 75% full the verdict is ``unknown``.
+    """
+    start = game.initial_state(deal) if isinstance(deal, int) else deal
+    clock = time.process_time()
+    status, nodes, codes = depth_first_search(
+        game.rules, start.array.copy(), kernel.ZOBRIST, budget, table_bits
+    )
+    seconds = time.process_time() - clock
+    if status == STATUS_WON:
+        moves = [game.move_from_code(int(code)) for code in codes]
+        if not replays_to_win(game, start, moves):
+            raise SolverError(f"{game.name}: the solver's winning line does not replay to a win")
+        return SolveResult("won", "won", int(nodes), seconds, moves)
+    if status == STATUS_LOST:
+        return SolveResult("lost", "exhausted", int(nodes), seconds)
+    reason = "budget" if status == STATUS_BUDGET else "memory"
+    return SolveResult("unknown", reason, int(nodes), seconds)
+
+
+__all__ = ["DEFAULT_BUDGET", "SolveResult", "SolverError", "solve"]

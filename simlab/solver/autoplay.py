@@ -1,0 +1,90 @@
+"""Safe automatic foundation plays: the only pruning of foundation moves the solver does.
+
+A play is *safe* when the position after it is at least as good as the position
+before it: every line of play from the old position can be followed from the new
+one. The argument, shared by every rule here: let ``c`` be the card played home
+and ``H`` the set of cards that, in the old line, get built on ``c`` (or on cards
+of ``H``). Follow the old line move by move; a move of a card of ``H`` is
+replaced by playing that card home (or by nothing if it is home already), every
+other move is made unchanged. This stays legal as long as each card of ``H`` can
+go home at the moment the old line puts it on ``c``. Piles in the new line hold
+the same cards minus those of ``H``, so tops, empty rows and free cells are the
+same or better, and the new line wins whenever the old one does. Each rule below
+only states why the cards of ``H`` can always go home.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simlab.engine import kernel
+from simlab.engine.layout import (
+    AUTOPLAY, AUTOPLAY_DOWN_ANY_SUIT, AUTOPLAY_SAME_SUIT, FIRST_FOUNDATION, FOUNDATION_CHOSEN_BASE,
+    FOUNDATION_MODE, MOVE_BASE, N_PILES,
+)
+
+
+@njit(cache=True)
+def safe_down_any_suit(rules, state, card):
+    """Building down regardless of suit, one deck (Castle family).
+
+    Rule: a card of rank r may go home when every foundation already holds rank
+    r-1 (or, for an ace, always). Argument: the only cards that can be built on
+    ``c`` have rank r-1, and all four of them are already home, so ``H`` is
+    empty. (Aces: nothing is ever built on an ace.) The weaker rule "at most two
+    above the lowest foundation" of alternating-colour games is not used here
+    (the project's solver issue records it as a known trap for this building rule).
+    """
+    rank = card % 13
+    for pile in range(rules[FIRST_FOUNDATION], rules[N_PILES]):
+        if kernel.height(rules, state, pile) < rank:
+            return False
+    return True
+
+
+@njit(cache=True)
+def safe_same_suit(rules, state, card):
+    """Building up or down in suit (Fortress, Chessboard), one deck.
+
+    Rule (foundations from a fixed base, Fortress): a card that its foundation
+    accepts may always go home. Argument: cards built on ``c`` are of its suit,
+    one rank away. The one below is home already; the one above goes home right
+    after ``c``, and so on: in the old line ``H`` is a run c+1, c+2, ... of c's
+    suit, each of which can go home when it is put on the run.
+    Chosen, wrapping base (Chessboard): the same, but only once the foundation
+    of ``c``'s suit holds a card. The first card of a suit (the base rank) is
+    NOT played automatically: the card one below it (wrapping) is the last card
+    of that suit to go home, and ``c`` may be needed to hold it; and the choice
+    of base is a decision of the player that the search must make.
+    """
+    if rules[FOUNDATION_MODE] == FOUNDATION_CHOSEN_BASE:
+        foundation = rules[FIRST_FOUNDATION] + (card // 13) % 4
+        return kernel.height(rules, state, foundation) > 0
+    return True
+
+
+@njit(cache=True)
+def is_safe(rules, state, card):
+    """Whether playing ``card`` home (already known to be legal) is safe in this game."""
+    kind = rules[AUTOPLAY]
+    if kind == AUTOPLAY_DOWN_ANY_SUIT:
+        return safe_down_any_suit(rules, state, card)
+    if kind == AUTOPLAY_SAME_SUIT:
+        return safe_same_suit(rules, state, card)
+    return False
+
+
+@njit(cache=True)
+def next_safe_play(rules, state):
+    """A safe foundation play available now, or -1."""
+    first_foundation = rules[FIRST_FOUNDATION]
+    for source in range(first_foundation):
+        card = kernel.top_card(rules, state, source)
+        if card < 0:
+            continue
+        for foundation in range(first_foundation, rules[N_PILES]):
+            if kernel.foundation_accepts(rules, state, foundation, card):
+                if is_safe(rules, state, card):
+                    return source * MOVE_BASE + foundation
+                break
+    return -1

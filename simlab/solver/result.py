@@ -1,0 +1,36 @@
+"""What the solver returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simlab.engine.game import Move
+
+
+@dataclass
+class SolveResult:
+    """A three-valued verdict.
+
+    Attributes:
+        verdict: ``won`` (``moves`` replays to a win, checked before returning),
+            ``lost`` (the search was exhaustive) or ``unknown`` (budget or memory ran out).
+        reason: ``won``, ``exhausted``, ``budget`` or ``memory``.
+        nodes: distinct positions searched.
+        seconds: CPU seconds the search took (informative only; never a budget).
+        moves: the winning line from the deal, automatic plays included.
+    """
+
+    verdict: str
+    reason: str
+    nodes: int
+    seconds: float
+    moves: list[Move] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "moves": [[m.source, m.destination] for m in self.moves],
+        }

@@ -1,0 +1,244 @@
+"""The compiled depth-first search behind ``simlab.solver.solve``.
+
+Depth-first search with an explicit stack and an undo log (the kernels apply
+and undo moves in place), a transposition table of 64-bit position hashes that
+treats rows (and cells) as interchangeable, safe automatic foundation plays,
+and move ordering toward the cards the foundations need next. The budget counts
+distinct positions (nodes), never seconds, so a verdict is reproducible.
+
+Pruning (each keeps the search complete; arguments in ``ordered_moves``):
+1. a lone card never moves into an empty row (the result equals the position);
+2. of several empty rows (or cells) only the first is a destination (symmetry);
+3. the card moved last is not moved again straight away, unless automatic
+   plays followed its move (it could have gone to its new place directly).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.engine import kernel
+from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS
+from simlab.solver.autoplay import next_safe_play
+from simlab.policies.features import cards_until_home, urgency
+
+STATUS_WON = 0
+STATUS_LOST = 1
+STATUS_BUDGET = 2
+STATUS_MEMORY = 3
+MAX_BRANCHING = 1024
+MAX_LOAD = 0.75  # a table fuller than this slows down sharply: stop with "unknown"
+
+
+@njit(cache=True)
+def table_insert(table, key):
+    """Insert ``key`` into the open-addressing table; False if it was there."""
+    mask = table.shape[0] - 1
+    slot = np.int64(key & np.uint64(mask))
+    while table[slot] != 0:
+        if table[slot] == key:
+            return False
+        slot = (slot + 1) & mask
+    table[slot] = key
+    return True
+
+
+@njit(cache=True)
+def grow(array, needed):
+    """``array`` if it holds ``needed`` items, else a copy twice as large."""
+    if needed < array.shape[0]:
+        return array
+    bigger = np.empty(max(2 * array.shape[0], needed + 1), dtype=array.dtype)
+    bigger[: array.shape[0]] = array
+    return bigger
+
+
+@njit(cache=True)
+def play_safe_moves(rules, state, log, log_length):
+    """Make every safe automatic play; append them to ``log``; return the new length."""
+    move = next_safe_play(rules, state)
+    while move >= 0:
+        kernel.apply_move(rules, state, move)
+        log[log_length] = move
+        log_length += 1
+        move = next_safe_play(rules, state)
+    return log_length
+
+
+@njit(cache=True)
+def move_score(rules, state, move):
+    """Ordering score: higher is tried first. Home, then builds, then spaces;
+    prefer uncovering soon-needed cards and not covering them."""
+    source = move // MOVE_BASE
+    destination = move % MOVE_BASE
+    height = kernel.height(rules, state, source)
+    if destination >= rules[FIRST_FOUNDATION]:
+        return 1000.0
+    score = 0.0
+    target_height = kernel.height(rules, state, destination)
+    if destination < rules[FIRST_CELL]:
+        score += 500.0 if target_height > 0 else 100.0
+    else:
+        score += 50.0
+    score -= 10.0 * (height - 1)
+    if height >= 2:
+        uncovered = kernel.card_at(rules, state, source, height - 2)
+        if cards_until_home(rules, state, uncovered) == 0:
+            score += 50.0
+    elif source < rules[FIRST_CELL]:
+        score += 30.0
+    score += 10.0 * (urgency(rules, state, source, 1) - urgency(rules, state, destination, 0))
+    return score
+
+
+@njit(cache=True)
+def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start):
+    """Write the moves worth searching, best first, to ``out[out_start:]``; return the count.
+
+    Completeness arguments for what is left out:
+    - A lone card into an empty row gives the same position (rows are interchangeable).
+    - Moves into the second and later empty rows (cells) give positions equal to
+      the move into the first one.
+    - ``last_moved_to`` (or -1) is where the previous move put its card, when no
+      automatic play followed it. Moving that card again from there to X gives
+      the position its previous move to X would have given: X's top is unchanged
+      (the previous move only touched its own two piles) and the pile it came
+      from looks as before. That move is searched from the parent, so every
+      position stays reachable (back to its old pile gives the parent itself).
+    """
+    count = kernel.legal_moves(rules, state, scratch)
+    first_empty_row = -1
+    first_empty_cell = -1
+    for pile in range(rules[FIRST_CELL]):
+        if kernel.height(rules, state, pile) == 0:
+            first_empty_row = pile
+            break
+    for pile in range(rules[FIRST_CELL], rules[FIRST_RESERVE]):
+        if kernel.height(rules, state, pile) == 0:
+            first_empty_cell = pile
+            break
+    kept = 0
+    for i in range(count):
+        move = scratch[i]
+        source = move // MOVE_BASE
+        destination = move % MOVE_BASE
+        if source == last_moved_to:
+            continue
+        if destination < rules[FIRST_FOUNDATION] and kernel.height(rules, state, destination) == 0:
+            if destination < rules[FIRST_CELL]:
+                if destination != first_empty_row:
+                    continue
+                if source < rules[FIRST_CELL] and kernel.height(rules, state, source) == 1:
+                    continue
+            elif destination != first_empty_cell:
+                continue
+        score = move_score(rules, state, move)
+        # insertion sort, stable: equal scores keep the kernel's order
+        position = kept
+        while position > 0 and scores[position - 1] < score:
+            scores[position] = scores[position - 1]
+            out[out_start + position] = out[out_start + position - 1]
+            position -= 1
+        scores[position] = score
+        out[out_start + position] = move
+        kept += 1
+    return kept
+
+
+@njit(cache=True)
+def depth_first_search(rules, state, zobrist, budget, table_bits):
+    """Search from ``state`` (modified in place and restored only on failure).
+
+    Returns:
+        (status, nodes, moves): ``STATUS_*``; distinct positions searched; on a
+        win every move from the start, automatic plays included, else empty.
+    """
+    size = np.int64(1024)  # no larger than the budget needs, so small searches start fast
+    while size < (np.int64(1) << table_bits) and MAX_LOAD * size < budget + 1:
+        size *= 2
+    table = np.zeros(size, dtype=np.uint64)
+    max_entries = np.int64(MAX_LOAD * table.shape[0])
+    scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
+    scores = np.empty(MAX_BRANCHING, dtype=np.float64)
+    auto_log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)  # at most every card goes home once
+    root_autos = play_safe_moves(rules, state, auto_log, 0)
+    arena = np.empty(4096, dtype=np.int32)
+    first = np.empty(1024, dtype=np.int64)  # per depth: where its moves start in the arena
+    count = np.empty(1024, dtype=np.int64)  # per depth: how many moves
+    tried = np.empty(1024, dtype=np.int64)  # per depth: how many already tried
+    autos_end = np.empty(1024, dtype=np.int64)  # per depth: auto_log length after its move
+    chosen = np.empty(1024, dtype=np.int32)  # per depth: the move taken to go deeper
+    if kernel.is_won(rules, state):
+        return STATUS_WON, np.int64(1), auto_log[:root_autos].copy()
+    table_insert(table, kernel.position_hash(rules, state, zobrist))
+    nodes = np.int64(1)
+    depth = 0
+    first[0] = 0
+    count[0] = ordered_moves(rules, state, -1, scratch, scores, arena, 0)
+    tried[0] = 0
+    log_length = root_autos
+    while depth >= 0:
+        if tried[depth] == count[depth]:
+            depth -= 1
+            if depth >= 0:
+                for k in range(autos_end[depth] - 1, (autos_end[depth - 1] if depth > 0 else root_autos) - 1, -1):
+                    kernel.undo_move(rules, state, auto_log[k])
+                log_length = autos_end[depth - 1] if depth > 0 else root_autos
+                kernel.undo_move(rules, state, chosen[depth])
+            continue
+        move = arena[first[depth] + tried[depth]]
+        tried[depth] += 1
+        kernel.apply_move(rules, state, move)
+        new_length = play_safe_moves(rules, state, auto_log, log_length)
+        if kernel.is_won(rules, state):
+            chosen[depth] = move
+            autos_end[depth] = new_length
+            return STATUS_WON, nodes + 1, winning_line(chosen, autos_end, auto_log, root_autos, depth)
+        if not table_insert(table, kernel.position_hash(rules, state, zobrist)):
+            for k in range(new_length - 1, log_length - 1, -1):
+                kernel.undo_move(rules, state, auto_log[k])
+            kernel.undo_move(rules, state, move)
+            continue
+        nodes += 1
+        if nodes >= budget:
+            return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
+        if nodes >= max_entries:
+            return STATUS_MEMORY, nodes, np.empty(0, dtype=np.int32)
+        chosen[depth] = move
+        autos_end[depth] = new_length
+        last_moved_to = move % MOVE_BASE if new_length == log_length else -1
+        log_length = new_length
+        depth += 1
+        if depth >= first.shape[0] - 1:
+            first = grow(first, depth + 1)
+            count = grow(count, depth + 1)
+            tried = grow(tried, depth + 1)
+            autos_end = grow(autos_end, depth + 1)
+            chosen = grow(chosen, depth + 1)
+        start = first[depth - 1] + count[depth - 1]
+        arena = grow(arena, start + MAX_BRANCHING)
+        first[depth] = start
+        count[depth] = ordered_moves(rules, state, last_moved_to, scratch, scores, arena, start)
+        tried[depth] = 0
+    return STATUS_LOST, nodes, np.empty(0, dtype=np.int32)
+
+
+@njit(cache=True)
+def winning_line(chosen, autos_end, auto_log, root_autos, depth):
+    """The moves from the start: root auto-plays, then each chosen move and its auto-plays."""
+    total = autos_end[depth] + depth + 1
+    line = np.empty(total, dtype=np.int32)
+    written = 0
+    for k in range(root_autos):
+        line[written] = auto_log[k]
+        written += 1
+    previous_end = root_autos
+    for d in range(depth + 1):
+        line[written] = chosen[d]
+        written += 1
+        for k in range(previous_end, autos_end[d]):
+            line[written] = auto_log[k]
+            written += 1
+        previous_end = autos_end[d]
+    return line
