@@ -44,9 +44,10 @@ class Registry(Generic[T]):
             return self._entries[name]
         except (KeyError, TypeError):
             known = ", ".join(sorted(self._entries))
+            kinds = self.kind[:-1] + "ies" if self.kind.endswith("y") else self.kind + "s"
             raise UnknownNameError(
                 f"Unknown {self.kind} '{name}'.{did_you_mean(name, self.names())}"
-                f" Known {self.kind}s: {known}."
+                f" Known {kinds}: {known}."
             ) from None
 
     def names(self) -> list[str]:

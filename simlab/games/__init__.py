@@ -2,7 +2,9 @@
 
 from simlab.games import (  # noqa: F401  (imported to register)
     beleaguered_castle,
+    chessboard,
     citadel,
+    fortress,
     siegecraft,
     streets_and_alleys,
     stronghold,

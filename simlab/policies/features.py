@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
 from simlab.engine.layout import (
-    FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, FOUNDATION_ANY_SUIT, FOUNDATION_MODE,
-    MOVE_BASE, N_PILES, OFFSET_BASE,
+    FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, FOUNDATION_ANY_SUIT, FOUNDATION_CHOSEN_BASE,
+    FOUNDATION_MODE, MOVE_BASE, N_PILES, OFFSET_BASE,
 )
 
 
@@ -45,15 +46,38 @@ def foundation_move(rules, state, legal, count):
 
 
 @njit(cache=True)
+def least_buried_rank(rules, state):
+    """The rank whose four cards have the fewest cards on top of them, summed over
+    every pile (lowest rank on ties): the base a player would choose in Chessboard."""
+    buried = np.zeros(13, dtype=np.int64)
+    for pile in range(rules[FIRST_FOUNDATION]):
+        h = kernel.height(rules, state, pile)
+        for index in range(h):
+            buried[kernel.card_at(rules, state, pile, index) % 13] += h - 1 - index
+    return np.int64(np.argmin(buried))
+
+
+@njit(cache=True)
+def planned_base(rules, state):
+    """The foundations' base rank, or while a Chessboard player has not chosen one
+    yet, the rank they mean to choose (``least_buried_rank``)."""
+    base = np.int64(state[rules[OFFSET_BASE]])
+    if base < 0 and rules[FOUNDATION_MODE] == FOUNDATION_CHOSEN_BASE:
+        return least_buried_rank(rules, state)
+    return base
+
+
+@njit(cache=True)
 def cards_until_home(rules, state, card):
     """How many more cards its foundation needs before ``card`` (0 = it can go now).
 
-    Foundations by suit only; for other foundations (or before a chosen base
-    exists) every card counts as 6 away, i.e. no urgency."""
+    Foundations by suit only (for Chessboard before the base is chosen: counted
+    from ``planned_base``); for foundations regardless of suit every card counts
+    as 6 away, i.e. no urgency."""
     mode = rules[FOUNDATION_MODE]
-    base = state[rules[OFFSET_BASE]]
-    if mode == FOUNDATION_ANY_SUIT or base < 0:
+    if mode == FOUNDATION_ANY_SUIT:
         return 6
+    base = planned_base(rules, state)
     foundation = rules[FIRST_FOUNDATION] + (card // 13) % 4
     built = kernel.height(rules, state, foundation)
     return (card % 13 - base - built) % 13

@@ -6,7 +6,8 @@ Each turn:
 2. Otherwise make the first move by this preference, among moves that do not
    bring back a position already seen in this game and do not move a card that
    already sits where it belongs (at the bottom of a row, or on a card it
-   builds on), since shuffling such a card sideways frees nothing:
+   builds on), since shuffling such a card sideways frees nothing; the one
+   exception is a lone card built onto another row, which empties its row:
    a. build onto a non-empty row;
    b. put a card into an empty cell;
    c. put a card into an empty row.
@@ -47,7 +48,8 @@ def greedy_choice(rules, state, legal, count, zobrist, table):
         move = legal[i]
         source = source_pile(move)
         destination = destination_pile(move)
-        if top_is_placed(rules, state, source):
+        empties_row = kernel.height(rules, state, source) == 1 and kernel.height(rules, state, destination) > 0
+        if top_is_placed(rules, state, source) and not (empties_row and not is_cell(rules, destination)):
             continue
         if is_cell(rules, destination):
             preference = 1

@@ -18,9 +18,17 @@ same-suit builds, and do not bury low cards. Each weight is a parameter:
 - ``sideways``: (a penalty) the card already sat where it belongs.
 
 For Fortress-like games (same-suit building up or down) the same features apply:
-"soon needed" is measured against each suit's foundation. Where the player
-chooses the foundation base (Chessboard), the first card played home fixes it;
-before that no card is urgent and the foundation feature decides.
+"soon needed" is measured against each suit's foundation, so a build that covers
+a card of its own suit that must go home first (5H onto 4H) counts as burying
+it. (A separate penalty for such builds was tried and won no more games.)
+
+Where the player chooses the foundation base (Chessboard), the heuristic plans
+the base before choosing it: the rank whose four cards are least buried, i.e.
+the fewest cards lie on top of them, summed (``features.least_buried_rank``;
+lowest rank on ties), recomputed each turn until a card goes home. Until then
+"soon needed" counts from that planned base, and a foundation move scores
+``foundation`` only if its card has the planned rank; any other first card home
+scores ``-foundation``, a last resort that is still better than giving up.
 """
 
 from __future__ import annotations
@@ -30,12 +38,13 @@ from numba import njit
 
 from simlab.engine import kernel
 from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
+from simlab.engine.layout import OFFSET_BASE
 from simlab.params import Param
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
 from simlab.policies.features import (
-    cards_until_home, destination_pile, is_cell, is_foundation_pile, is_row, source_pile,
-    top_is_placed, urgency,
+    cards_until_home, destination_pile, is_cell, is_foundation_pile, is_row, planned_base,
+    source_pile, top_is_placed, urgency,
 )
 from simlab.policies.playout import (
     END_MOVE_CAP, END_STUCK, END_WON, leads_to_seen, run_compiled, seen_add, seen_table,
@@ -63,6 +72,8 @@ def move_score(rules, state, move, weights):
     card = kernel.top_card(rules, state, source)
     source_height = kernel.height(rules, state, source)
     if is_foundation_pile(rules, destination):
+        if state[rules[OFFSET_BASE]] < 0 and card % 13 != planned_base(rules, state):
+            return -weights[0]  # would fix another base than planned: a last resort
         return weights[0]
     score = 0.0
     if is_row(rules, source) and source_height == 1:

@@ -55,14 +55,14 @@ def grow(array, needed):
 
 
 @njit(cache=True)
-def play_safe_moves(rules, state, log, log_length):
+def play_safe_moves(rules, state, log, log_length, streamline):
     """Make every safe automatic play; append them to ``log``; return the new length."""
-    move = next_safe_play(rules, state)
+    move = next_safe_play(rules, state, streamline)
     while move >= 0:
         kernel.apply_move(rules, state, move)
         log[log_length] = move
         log_length += 1
-        move = next_safe_play(rules, state)
+        move = next_safe_play(rules, state, streamline)
     return log_length
 
 
@@ -147,8 +147,11 @@ def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start):
 
 
 @njit(cache=True)
-def depth_first_search(rules, state, zobrist, budget, table_bits):
+def depth_first_search(rules, state, zobrist, budget, table_bits, streamline):
     """Search from ``state`` (modified in place and restored only on failure).
+
+    With ``streamline``, every foundation play is made at once (an incomplete
+    search: only its wins count; its "no win found" means nothing).
 
     Returns:
         (status, nodes, moves): ``STATUS_*``; distinct positions searched; on a
@@ -162,7 +165,7 @@ def depth_first_search(rules, state, zobrist, budget, table_bits):
     scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
     scores = np.empty(MAX_BRANCHING, dtype=np.float64)
     auto_log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)  # at most every card goes home once
-    root_autos = play_safe_moves(rules, state, auto_log, 0)
+    root_autos = play_safe_moves(rules, state, auto_log, 0, streamline)
     arena = np.empty(4096, dtype=np.int32)
     first = np.empty(1024, dtype=np.int64)  # per depth: where its moves start in the arena
     count = np.empty(1024, dtype=np.int64)  # per depth: how many moves
@@ -190,7 +193,7 @@ def depth_first_search(rules, state, zobrist, budget, table_bits):
         move = arena[first[depth] + tried[depth]]
         tried[depth] += 1
         kernel.apply_move(rules, state, move)
-        new_length = play_safe_moves(rules, state, auto_log, log_length)
+        new_length = play_safe_moves(rules, state, auto_log, log_length, streamline)
         if kernel.is_won(rules, state):
             chosen[depth] = move
             autos_end[depth] = new_length

@@ -1,0 +1,34 @@
+"""Run the benchmark sections: ``python -m benchmarks [--only NAME]``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+SECTIONS = ("policies", "solver")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("--only", choices=SECTIONS, metavar="NAME",
+                        help=f"run one section: {', '.join(SECTIONS)}")
+    args = parser.parse_args(argv)
+    for name in [args.only] if args.only else SECTIONS:
+        module_name = f"benchmarks.{name}"
+        try:
+            section = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            print(f"== {name}: not available yet ({module_name} does not exist)\n")
+            continue
+        print(f"== {name}")
+        section.run()
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""The ``simlab`` command line.
+
+Each module in ``COMMAND_MODULES`` adds its subcommands with
+``add_parsers(subparsers)``; every subcommand sets ``func=handler``, where
+``handler(args) -> int`` returns the exit status. A module that does not exist
+(yet) is skipped, so parts of simlab can be developed and shipped separately.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from typing import Sequence
+
+from simlab import __version__
+from simlab.errors import SimlabError
+
+COMMAND_MODULES = ("simlab.commands", "simlab.experiments.commands", "simlab.solver.commands")
+USAGE_ERROR = 2  # argparse's exit status for a bad command line; ours for bad names or values
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser with the subcommands of every available command module."""
+    parser = argparse.ArgumentParser(
+        prog="simlab", description="Monte Carlo win rates of patience (solitaire) games."
+    )
+    parser.add_argument("--version", action="version", version=f"simlab {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module_name in COMMAND_MODULES:
+        module = _import_optional(module_name)
+        if module is not None:
+            module.add_parsers(subparsers)
+    return parser
+
+
+def _import_optional(module_name: str):
+    """The module, or None if it does not exist; a module that fails inside still raises."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name == module_name:
+            return None
+        raise
+
+
+def _importable_from_cwd() -> None:
+    """Let ``--policy my_module:MyPolicy`` find a module in the current directory,
+    as ``python -m`` would (a console script's path starts at its own bin directory)."""
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit status (2 for a usage error)."""
+    _importable_from_cwd()
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # --help, --version, or a usage error argparse already printed
+        code = exit_.code
+        return 0 if code is None else code if isinstance(code, int) else USAGE_ERROR
+    try:
+        return int(args.func(args))
+    except SimlabError as error:
+        print(f"simlab {args.command}: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except BrokenPipeError:  # e.g. `simlab play ... --show | head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+"""The basic subcommands: ``games``, ``policies``, ``deal`` and ``play``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Mapping
+
+from simlab.boards import deal_json, fcs_board
+from simlab.engine.game import Game
+from simlab.games import GAMES, make_game
+from simlab.params import Param, parse_cli_params
+from simlab.play import play_deal
+from simlab.policies import POLICIES, PlayRecord, make_policy
+
+DEAL_FORMATS = ("text", "json", "fcs")
+
+
+def add_parsers(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``games``, ``policies``, ``deal`` and ``play`` to the ``simlab`` parser."""
+    games = subparsers.add_parser("games", help="list the games with their parameters")
+    games.set_defaults(func=games_command)
+    policies = subparsers.add_parser("policies", help="list the policies with their parameters")
+    policies.set_defaults(func=policies_command)
+    _add_deal_parser(subparsers)
+    _add_play_parser(subparsers)
+
+
+def _add_deal_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "deal",
+        help="show the layout of one deal",
+        description="Show deal N of a game: the layout PySolFC shows for game number N.",
+    )
+    _add_game_arguments(parser)
+    parser.add_argument(
+        "--format", choices=DEAL_FORMATS, default="text",
+        help="text: for people; json: every pile bottom to top; fcs: Freecell Solver's board "
+        "(solve with 'fc-solve -g beleaguered_castle', adding '--freecells-num 1' for a game "
+        "with a free cell)",
+    )
+    parser.set_defaults(func=deal_command)
+
+
+def _add_play_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "play", help="let a policy play one deal", description="Let a policy play deal N of a game."
+    )
+    _add_game_arguments(parser)
+    parser.add_argument(
+        "--policy", required=True, metavar="NAME",
+        help="a policy from 'simlab policies', or your own as module:Class",
+    )
+    parser.add_argument(
+        "--policy-param", action="append", default=[], metavar="K=V", help="a policy parameter"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="root seed of the policy's randomness")
+    parser.add_argument("--show", action="store_true", help="print the layout after every move")
+    parser.add_argument("--json", action="store_true", help="print the record as JSON")
+    parser.set_defaults(func=play_command)
+
+
+def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", metavar="GAME", help="a game from 'simlab games'")
+    parser.add_argument("deal", metavar="N", type=deal_number, help="PySolFC's game number (1 or more)")
+    parser.add_argument(
+        "--param", action="append", default=[], metavar="K=V", help="a game parameter"
+    )
+
+
+def deal_number(text: str) -> int:
+    """argparse type: a PySolFC game number, an int of at least 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"a deal number must be an int of at least 1, not {text!r}")
+    return number
+
+
+# ----- handlers --------------------------------------------------------------------
+
+
+def games_command(args: argparse.Namespace) -> int:
+    """List every game: name, title, PySolFC id and parameters."""
+    for name in GAMES.names():
+        cls = GAMES.get(name)
+        pysol = f"PySolFC id {cls.pysol_id}" if cls.pysol_id is not None else "not in PySolFC"
+        print(f"{name}: {cls.title} ({pysol})")
+        _print_parameters(cls.parameters)
+    return 0
+
+
+def policies_command(args: argparse.Namespace) -> int:
+    """List every policy: name, summary and parameters (``max_moves`` included)."""
+    for name in POLICIES.names():
+        cls = POLICIES.get(name)
+        summary = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        print(f"{name}: {summary}")
+        _print_parameters(cls.all_parameters())
+    return 0
+
+
+def _print_parameters(parameters: Mapping[str, Param]) -> None:
+    if not parameters:
+        print("    (no parameters)")
+    for key, param in parameters.items():
+        print(f"    {key}={param.default!r}  ({param.describe()}) {param.doc}")
+
+
+def deal_command(args: argparse.Namespace) -> int:
+    """Print one deal as text, JSON or a Freecell Solver board."""
+    game = make_game(args.game, **parse_cli_params(args.param))
+    if args.format == "json":
+        print(json.dumps(deal_json(game, args.deal)))
+    elif args.format == "fcs":
+        print(fcs_board(game, game.initial_state(args.deal)))
+    else:
+        print(f"{game.name} deal {args.deal}")
+        print(game.render(game.initial_state(args.deal)))
+    return 0
+
+
+def play_command(args: argparse.Namespace) -> int:
+    """Play one deal with one policy and print the record."""
+    game = make_game(args.game, **parse_cli_params(args.param))
+    policy = make_policy(args.policy, **parse_cli_params(args.policy_param))
+    record = play_deal(game, policy, args.deal, root_seed=args.seed)
+    if args.json:
+        print(json.dumps(_record_json(game, policy.params, args, record)))
+        return 0
+    print(f"{game.name} deal {args.deal}, policy {args.policy}, seed {args.seed}")
+    if args.show:
+        _show_replay(game, args.deal, record)
+    total = 52 * game.table.decks
+    print(f"{record.verdict} ({record.end_reason}) after {record.move_count} moves, "
+          f"{record.cards_home} of {total} cards home")
+    if not args.show:
+        print("moves: " + (" ".join(str(m) for m in record.moves) or "none"))
+    return 0
+
+
+def _show_replay(game: Game, deal: int, record: PlayRecord) -> None:
+    """Print the start and the layout after each move, replaying through ``Game.apply``."""
+    state = game.initial_state(deal)
+    print(game.render(state))
+    for number, move in enumerate(record.moves, start=1):
+        state = game.apply(state, move)
+        print(f"\n{number}. {move}")
+        print(game.render(state))
+    print()
+
+
+def _record_json(
+    game: Game, policy_params: dict[str, Any], args: argparse.Namespace, record: PlayRecord
+) -> dict[str, Any]:
+    return {
+        "game": game.name,
+        "params": dict(game.params),
+        "deal": args.deal,
+        "policy": args.policy,
+        "policy_params": dict(policy_params),
+        "seed": args.seed,
+        "verdict": record.verdict,
+        "end_reason": record.end_reason,
+        "moves": [str(m) for m in record.moves],
+        "cards_home": record.cards_home,
+        "nodes": record.nodes,
+    }

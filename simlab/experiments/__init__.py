@@ -1,0 +1,15 @@
+"""Experiments: YAML configs, a parallel and resumable runner, statistical reports.
+
+Modules (imported on demand, so worker processes stay light):
+
+- ``config``: the YAML schema and its validation (``load_config``).
+- ``worker``: what a worker process runs (a chunk of deals of one cell).
+- ``store``: the SQLite results database of an output folder.
+- ``runner``: planning, dispatch through joblib (loky or dask), resuming.
+- ``stats``, ``tables``: intervals, claim tests, comparisons.
+- ``plots``, ``markdown``, ``report``: figures, ``report.md`` and the output files.
+- ``commands``: the ``simlab run`` and ``simlab report`` subcommands.
+
+The user-facing entry points are ``simlab.run``, ``simlab.summarize`` and
+``simlab.load_config``.
+"""

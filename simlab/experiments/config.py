@@ -1,0 +1,380 @@
+"""Experiment configs: the YAML schema, its validation, and the resolved config.
+
+A config is checked completely before anything runs. Every mistake raises one
+``ConfigError`` whose message names the file, the key path, what was expected
+and what was found, in the house grammar::
+
+    experiments/x.yaml: deals.count must be an int >= 1. Got -5 (an int).
+    experiments/x.yaml: policies[1].params: unknown key 'dpeth'. Did you mean 'depth'? ...
+
+Unknown keys are errors, never dropped; YAML is read with a safe loader that
+also rejects duplicate keys (a silent overwrite is a dropped key too).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, NoReturn
+
+import yaml
+
+from simlab.errors import ConfigError, ParameterError, UnknownNameError
+from simlab.params import resolve_params
+from simlab.registry import did_you_mean
+
+BACKENDS = ("loky", "threading", "sequential", "dask")
+DEFAULT_CHUNK_SIZE = 25
+_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+TOP_KEYS = ("name", "description", "root_seed", "deals", "games", "policies", "claims",
+            "execution", "output")
+TOP_REQUIRED = ("name", "root_seed", "deals", "games", "policies")
+COMPONENT_KEYS = ("name", "params", "label")
+CLAIM_KEYS = ("game", "policy", "win_rate", "source", "tolerance", "text")
+CLAIM_REQUIRED = ("game", "policy", "win_rate", "source")
+EXECUTION_KEYS = ("n_jobs", "backend", "chunk_size", "scheduler")
+
+
+@dataclass(frozen=True)
+class Component:
+    """A game or policy of the experiment, its parameters resolved.
+
+    Attributes:
+        label: how tables and claims name it (defaults to ``name``; unique per kind).
+        name: the registered name, or ``module:Class`` for a user policy.
+        params: every parameter with its checked value (defaults filled in).
+        version: the class's ``version``; it changes only when behaviour changes.
+    """
+
+    label: str
+    name: str
+    params: dict[str, Any]
+    version: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "label": self.label, "params": dict(self.params)}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A published figure to test: ``policy`` wins ``win_rate`` of ``game`` deals.
+
+    ``tolerance`` turns a loose claim ("roughly half") into the interval
+    ``win_rate ± tolerance``.
+    """
+
+    game: str
+    policy: str
+    win_rate: float
+    source: str
+    tolerance: float = 0.0
+    text: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "policy": self.policy, "win_rate": self.win_rate,
+                "source": self.source, "tolerance": self.tolerance, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Execution:
+    """How to run: never part of a result (results do not depend on it)."""
+
+    n_jobs: int = -1
+    backend: str = "loky"
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    scheduler: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n_jobs": self.n_jobs, "backend": self.backend,
+                "chunk_size": self.chunk_size, "scheduler": self.scheduler}
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    """A validated experiment. Build it with ``load_config`` or ``config_from_dict``."""
+
+    name: str
+    root_seed: int
+    deals: tuple[int, ...]
+    deals_spec: Any
+    games: tuple[Component, ...]
+    policies: tuple[Component, ...]
+    claims: tuple[Claim, ...] = ()
+    execution: Execution = field(default_factory=Execution)
+    output: Path = Path("results")
+    description: str = ""
+    source: str = "<config>"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The resolved config: every default written out; loading it gives this config."""
+        return {
+            "name": self.name, "description": self.description, "root_seed": self.root_seed,
+            "deals": self.deals_spec,
+            "games": [g.to_dict() for g in self.games],
+            "policies": [p.to_dict() for p in self.policies],
+            "claims": [c.to_dict() for c in self.claims],
+            "execution": self.execution.to_dict(), "output": str(self.output),
+        }
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.to_dict(), sort_keys=False, default_flow_style=False)
+
+
+# ----- reading YAML -----------------------------------------------------------------
+class _StrictLoader(yaml.SafeLoader):
+    """The safe loader, but a key written twice in one mapping is an error."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: dict[Any, Any] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r} (a later value would silently replace "
+                "the earlier one)", key_node.start_mark)
+        seen[key] = True
+    return loader.construct_mapping(node)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def load_config(path: str | Path) -> ExperimentConfig:
+    """Read and validate the experiment config at ``path``.
+
+    Raises:
+        ConfigError: for a missing file, bad YAML, or any invalid content.
+    """
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"{source}: cannot read the config file: {error.strerror}.") from None
+    try:
+        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506  (a SafeLoader subclass)
+    except yaml.YAMLError as error:
+        where = getattr(error, "problem_mark", None)
+        at = f" (line {where.line + 1}, column {where.column + 1})" if where else ""
+        problem = getattr(error, "problem", None) or str(error)
+        raise ConfigError(f"{source}: not valid YAML{at}: {problem}.") from None
+    return config_from_dict(data, source=source)
+
+
+def config_from_dict(data: Any, source: str = "<config>") -> ExperimentConfig:
+    """Validate an already parsed config (a dict), naming ``source`` in errors."""
+    return _Validator(source).experiment(data)
+
+
+# ----- validation -------------------------------------------------------------------
+def _describe(value: Any) -> str:
+    """A found value as messages show it: its repr and its YAML type."""
+    kinds = {bool: "a bool", int: "an int", float: "a float", str: "a str",
+             list: "a list", dict: "a mapping", type(None): "null"}
+    return f"{value!r} ({kinds.get(type(value), type(value).__name__)})"
+
+
+class _Validator:
+    """Checks one config; ``source`` (the file name) prefixes every message."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, path: str, message: str) -> NoReturn:
+        raise ConfigError(f"{self.source}: {path}{message}")
+
+    def expect(self, path: str, expected: str, found: Any) -> NoReturn:
+        self.fail(path, f" must be {expected}. Got {_describe(found)}.")
+
+    def mapping(self, path: str, value: Any, allowed: tuple[str, ...],
+                required: tuple[str, ...] = ()) -> dict[str, Any]:
+        """``value`` as a mapping with only ``allowed`` keys and every ``required`` key."""
+        if not isinstance(value, dict):
+            self.expect(path or "the config", "a mapping", value)
+        for key in value:
+            if key not in allowed:
+                self.fail(path or "the config", f": unknown key {key!r}."
+                          f"{did_you_mean(str(key), allowed)} Expected keys: {', '.join(allowed)}.")
+        for key in required:
+            if key not in value:
+                self.fail(path or "the config", f": the required key '{key}' is missing.")
+        return value
+
+    def integer(self, path: str, value: Any, low: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or (low is not None and value < low):
+            self.expect(path, "an int" + ("" if low is None else f" >= {low}"), value)
+        return value
+
+    def number(self, path: str, value: Any, low: float, high: float) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            self.expect(path, f"a number in [{low:g}, {high:g}]", value)
+        return float(value)
+
+    def text(self, path: str, value: Any, pattern: re.Pattern[str] | None = None) -> str:
+        if not isinstance(value, str) or not value.strip():
+            self.expect(path, "a non-empty str", value)
+        if pattern is not None and not pattern.match(value):
+            self.expect(path, "a str of letters, digits, '_', '.' and '-' (it names a folder)", value)
+        return value
+
+    def experiment(self, data: Any) -> ExperimentConfig:
+        data = self.mapping("", data, TOP_KEYS, TOP_REQUIRED)
+        name = self.text("name", data["name"], _NAME_PATTERN)
+        deals, deals_spec = self.deals(data["deals"])
+        games = self.components("games", data["games"], "game")
+        policies = self.components("policies", data["policies"], "policy")
+        claims = tuple(self.claim(f"claims[{i}]", c, games, policies)
+                       for i, c in enumerate(self.sequence("claims", data.get("claims", []), 0)))
+        output = data.get("output", f"results/{name}")
+        return ExperimentConfig(
+            name=name, root_seed=self.integer("root_seed", data["root_seed"], 0),
+            deals=deals, deals_spec=deals_spec, games=games, policies=policies, claims=claims,
+            execution=self.execution(data.get("execution", {})),
+            output=Path(self.text("output", output)),
+            description=self.description(data.get("description")),
+            source=self.source,
+        )
+
+    def description(self, value: Any) -> str:
+        return "" if value is None else self.text("description", value)
+
+    def sequence(self, path: str, value: Any, least: int) -> list[Any]:
+        if not isinstance(value, list) or len(value) < least:
+            self.expect(path, "a list" + (f" of at least {least} item" if least else ""), value)
+        return value
+
+    def deals(self, value: Any) -> tuple[tuple[int, ...], Any]:
+        """Deal numbers from ``{start, count}`` or an explicit list (numbers >= 1)."""
+        if isinstance(value, list):
+            numbers = [self.integer(f"deals[{i}]", v, 1) for i, v in enumerate(self.sequence("deals", value, 1))]
+            if len(set(numbers)) != len(numbers):
+                twice = sorted({n for n in numbers if numbers.count(n) > 1})
+                self.fail("deals", f" must list each deal once. Got {twice[:5]} more than once.")
+            return tuple(numbers), list(numbers)
+        if not isinstance(value, dict):
+            self.expect("deals", "a mapping {start, count} or a list of deal numbers", value)
+        spec = self.mapping("deals", value, ("start", "count"), ("start", "count"))
+        start = self.integer("deals.start", spec["start"], 1)
+        count = self.integer("deals.count", spec["count"], 1)
+        return tuple(range(start, start + count)), {"start": start, "count": count}
+
+    def components(self, path: str, value: Any, kind: str) -> tuple[Component, ...]:
+        """The games or policies list; each item is a name or ``{name, params, label}``."""
+        items = self.sequence(path, value, 1)
+        result: list[Component] = []
+        for i, item in enumerate(items):
+            component = self.component(f"{path}[{i}]", item, kind)
+            for j, earlier in enumerate(result):
+                if earlier.label == component.label:
+                    self.fail(f"{path}[{i}]", f": the label '{component.label}' is already used by "
+                              f"{path}[{j}]. Give one of them a distinct 'label'.")
+            result.append(component)
+        return tuple(result)
+
+    def component(self, path: str, item: Any, kind: str) -> Component:
+        if isinstance(item, str):
+            item = {"name": item}
+        item = self.mapping(path, item, COMPONENT_KEYS, ("name",))
+        name = self.text(f"{path}.name", item["name"])
+        params = item.get("params") or {}
+        if not isinstance(params, dict):
+            self.expect(f"{path}.params", "a mapping of parameter names to values", params)
+        label = self.text(f"{path}.label", item.get("label", name))
+        cls = self.component_class(f"{path}.name", name, kind)
+        resolved = self.parameters(f"{path}.params", cls, name, kind, params)
+        return Component(label=label, name=name, params=resolved, version=int(cls.version))
+
+    def component_class(self, path: str, name: str, kind: str) -> type:
+        from simlab.games import GAMES
+        from simlab.policies.catalog import policy_class
+
+        try:
+            return GAMES.get(name) if kind == "game" else policy_class(name)
+        except UnknownNameError as error:
+            self.fail(path, f": {error}")
+        except Exception as error:  # noqa: BLE001  (a user module that fails while importing)
+            self.fail(path, f": importing policy '{name}' failed: {type(error).__name__}: {error}")
+
+    def parameters(self, path: str, cls: type, name: str, kind: str,
+                   params: Mapping[str, Any]) -> dict[str, Any]:
+        """Each parameter checked on its own, so the message names its key path."""
+        declared = cls.all_parameters() if kind == "policy" else cls.parameters
+        owner = f"{kind} '{name}'"
+        for key, value in params.items():
+            if key not in declared:
+                known = ", ".join(declared) or "none"
+                self.fail(f"{path}", f": unknown key {key!r}.{did_you_mean(str(key), tuple(declared))}"
+                          f" The parameters of {owner} are: {known}.")
+            try:
+                resolve_params(owner, {key: declared[key]}, {key: value})
+            except (ParameterError, UnknownNameError) as error:
+                self.fail(f"{path}.{key}", f": {error}")
+        return resolve_params(owner, declared, params)
+
+    def claim(self, path: str, item: Any, games: tuple[Component, ...],
+              policies: tuple[Component, ...]) -> Claim:
+        item = self.mapping(path, item, CLAIM_KEYS, CLAIM_REQUIRED)
+        game = self.label(f"{path}.game", item["game"], games, "game")
+        policy = self.label(f"{path}.policy", item["policy"], policies, "policy")
+        return Claim(
+            game=game, policy=policy,
+            win_rate=self.number(f"{path}.win_rate", item["win_rate"], 0.0, 1.0),
+            source=self.text(f"{path}.source", item["source"]),
+            tolerance=self.number(f"{path}.tolerance", item.get("tolerance", 0.0), 0.0, 1.0),
+            text=str(item.get("text") or ""),
+        )
+
+    def label(self, path: str, value: Any, components: tuple[Component, ...], kind: str) -> str:
+        """A claim's game or policy: one of the labels this config defines."""
+        labels = tuple(c.label for c in components)
+        if value not in labels:
+            self.fail(path, f" must name a {kind} of this experiment. Got {_describe(value)}."
+                      f"{did_you_mean(str(value), labels)} This experiment's {kind} labels: "
+                      f"{', '.join(labels)}.")
+        return value
+
+    def execution(self, value: Any) -> Execution:
+        spec = self.mapping("execution", value if value is not None else {}, EXECUTION_KEYS)
+        return execution_from(spec, self, lambda key: f"execution.{key}")
+
+
+def execution_from(spec: Mapping[str, Any], checker: _Validator, where: Callable[[str], str],
+                   base: Execution | None = None) -> Execution:
+    """An ``Execution`` from ``spec`` (config keys or command-line overrides) on top of ``base``.
+
+    ``where(key)`` is how messages name a setting: ``execution.n_jobs`` or ``--n-jobs``.
+    """
+    base = base or Execution()
+    n_jobs = spec.get("n_jobs", base.n_jobs)
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or not (n_jobs >= 1 or n_jobs == -1):
+        checker.expect(where("n_jobs"), "an int >= 1, or -1 for every core", n_jobs)
+    backend = spec.get("backend", base.backend)
+    if backend not in BACKENDS:
+        checker.fail(where("backend"), f" must be one of {', '.join(BACKENDS)}. Got "
+                     f"{_describe(backend)}.{did_you_mean(str(backend), BACKENDS)}")
+    chunk_size = checker.integer(where("chunk_size"), spec.get("chunk_size", base.chunk_size), 1)
+    scheduler = spec.get("scheduler", base.scheduler)
+    if scheduler is not None:
+        checker.text(where("scheduler"), scheduler)
+    return Execution(n_jobs=n_jobs, backend=backend, chunk_size=chunk_size, scheduler=scheduler)
+
+
+def with_overrides(config: ExperimentConfig, source: str = "command line", **overrides: Any) -> ExperimentConfig:
+    """``config`` with execution settings or ``output`` replaced (``None`` keeps the config's).
+
+    Raises:
+        ConfigError: for an override that is not allowed, named as ``source``.
+    """
+    from dataclasses import replace
+
+    given = {k: v for k, v in overrides.items() if v is not None}
+    output = given.pop("output", None)
+    unknown = set(given) - set(EXECUTION_KEYS)
+    if unknown:
+        key = sorted(unknown)[0]
+        raise ConfigError(f"{source}: unknown setting {key!r}.{did_you_mean(key, EXECUTION_KEYS + ('output',))}")
+    checker = _Validator(source)
+    execution = execution_from(given, checker, lambda key: "--" + key.replace("_", "-"), config.execution)
+    return replace(config, execution=execution, output=Path(output) if output else config.output)

@@ -1,0 +1,175 @@
+"""``report.md``: one page tying the tables and figures together in plain words."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Iterable
+
+import pandas as pd
+
+from simlab.experiments.config import ExperimentConfig
+
+MAX_LISTED_COMPARISONS = 12
+
+
+def percent(value: float, digits: int = 1) -> str:
+    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{100 * value:.{digits}f}%"
+
+
+def interval(low: float, high: float) -> str:
+    if any(isinstance(v, float) and math.isnan(v) for v in (low, high)):
+        return "n/a"
+    return f"{100 * low:.1f}–{100 * high:.1f}%"
+
+
+def markdown_table(headers: list[str], rows: Iterable[list[Any]]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def report_markdown(config: ExperimentConfig, tables: dict[str, pd.DataFrame], figures: list[str],
+                    manifest: dict[str, Any]) -> str:
+    """The whole report as Markdown."""
+    sections = [
+        _overview(config, tables["deals"], tables["summary"]),
+        _win_rates(tables["summary"], figures),
+        _claims(tables["claims"]),
+        _comparisons(tables["comparisons"]),
+        _other_figures(figures),
+        _files(),
+        "## Resolved config\n\n```yaml\n" + config.to_yaml() + "```\n",
+        _manifest(manifest),
+    ]
+    return "\n".join(section for section in sections if section)
+
+
+def _overview(config: ExperimentConfig, deals: pd.DataFrame, summary: pd.DataFrame) -> str:
+    spec = config.deals_spec
+    numbers = (f"deals {spec['start']}–{spec['start'] + spec['count'] - 1}" if isinstance(spec, dict)
+               else f"{len(config.deals)} listed deals")
+    lines = [f"# Experiment: {config.name}\n"]
+    if config.description:
+        lines.append(config.description.strip() + "\n")
+    lines.append(f"{len(config.games)} game(s) × {len(config.policies)} policy(ies) × "
+                 f"{len(config.deals)} deals ({numbers}), root seed {config.root_seed}. "
+                 "Every policy plays the same deals, so policies are compared deal by deal.\n")
+    expected = len(config.games) * len(config.policies) * len(config.deals)
+    if len(deals) < expected:
+        lines.append(f"**Incomplete:** {len(deals)} of {expected} deals are stored. Run the same "
+                     "config again to play the rest; nothing finished is replayed.\n")
+    failed = int(summary["failed"].sum()) if len(summary) else 0
+    if failed:
+        lines.append(f"**{failed} deal(s) failed** (the policy raised). They are left out of every "
+                     "estimate; see `errors.txt` and the `error` column of `deals.csv`. A rerun "
+                     "retries them.\n")
+    return "\n".join(lines)
+
+
+def _win_rates(summary: pd.DataFrame, figures: list[str]) -> str:
+    rows = [[r.game, r.policy, r.played, r.won, r.unknown, percent(r.win_rate),
+             interval(r.wilson_low, r.wilson_high), interval(r.range_low, r.range_high),
+             f"{r.mean_moves:.0f}" if not math.isnan(r.mean_moves) else "n/a"]
+            for r in summary.itertuples()]
+    text = ["## Win rates\n",
+            markdown_table(["game", "policy", "deals", "won", "unknown", "win rate",
+                            "Wilson 95%", "range (unknowns lost … won)", "mean moves"], rows), ""]
+    text += [_best_policy_sentence(game, group) for game, group in summary.groupby("game", sort=False)]
+    text.append("\nThe range follows Blake and Gent: the Wilson lower bound with every unknown "
+                "counted as a loss, to the upper bound with every unknown counted as a win.\n")
+    if "win_rates" in figures:
+        text.append("![Win rate by game and policy](win_rates.png)\n")
+    return "\n".join(text)
+
+
+def _best_policy_sentence(game: str, group: pd.DataFrame) -> str:
+    group = group[group["played"] > 0]
+    if group.empty:
+        return f"- {game}: no deal was played."
+    best = group.loc[group["win_rate"].idxmax()]
+    worst = group.loc[group["win_rate"].idxmin()]
+    sentence = f"- {game}: {best.policy} won the most deals ({percent(best.win_rate)})"
+    if best.policy != worst.policy:
+        sentence += f", {worst.policy} the fewest ({percent(worst.win_rate)})"
+    return sentence + "."
+
+
+def _claims(claims: pd.DataFrame) -> str:
+    if claims.empty:
+        return ""
+    lines = ["## Claims\n", "Each quoted figure is tested against the estimate with an exact "
+             "binomial test (two-sided, 95%); unknown results may resolve either way.\n"]
+    for c in claims.itertuples():
+        quoted = f"“{c.text}”" if c.text else f"{100 * c.claimed:.6g}%"
+        if c.tolerance:
+            quoted += f" (read as {interval(c.claimed - c.tolerance, c.claimed + c.tolerance)})"
+        if c.verdict == "no data":
+            lines.append(f"- **no data**: {c.source}: {c.policy} wins {quoted} of {c.game}.")
+            continue
+        lines.append(
+            f"- **{c.verdict}**: {c.source} says {c.policy} wins {quoted} of {c.game} deals; "
+            f"we measured {percent(c.estimate)} (range {interval(c.range_low, c.range_high)}, "
+            f"{c.played} deals, {c.unknown} unknown), p = {c.p_value:.3g}."
+            + (f" Note: {c.note}." if c.note else ""))
+    return "\n".join(lines) + "\n"
+
+
+def _comparisons(comparisons: pd.DataFrame) -> str:
+    if comparisons.empty:
+        return ""
+    significant = comparisons[comparisons["significant"]]
+    lines = ["## Comparisons\n",
+             f"{len(comparisons)} comparisons: policies on the same deals by McNemar's exact test, "
+             "games by Fisher's exact test; p-values adjusted together by Holm's method. "
+             "A deal counts as a success only when won. "
+             f"{len(significant)} differ at the 95% level:\n"]
+    for c in significant.head(MAX_LISTED_COMPARISONS).itertuples():
+        lines.append(f"- {c.within}: {c.a} {percent(c.rate_a)} vs {c.b} {percent(c.rate_b)}, "
+                     f"difference {100 * c.difference:+.1f} points "
+                     f"(95% CI {100 * c.difference_low:+.1f} to {100 * c.difference_high:+.1f}), "
+                     f"{c.test}, adjusted p = {c.p_holm:.3g}.")
+    if len(significant) > MAX_LISTED_COMPARISONS:
+        lines.append(f"- … and {len(significant) - MAX_LISTED_COMPARISONS} more in `comparisons.csv`.")
+    return "\n".join(lines) + "\n"
+
+
+def _other_figures(figures: list[str]) -> str:
+    captions = {
+        "convergence": "The running estimate against deals played, with its 95% band: flat lines "
+                       "inside narrow bands mean more deals would change little.",
+        "solver_effort": "Nodes the solver searched per deal, by verdict.",
+        "cards_home_lost": "How close lost games came: cards on the foundations at the end.",
+    }
+    lines = ["## Figures\n"]
+    for name, caption in captions.items():
+        if name in figures:
+            lines.append(f"{caption}\n\n![{name}]({name}.png)\n")
+    if "solver_effort" not in figures:
+        lines.append("(No policy searched nodes, so there is no solver-effort figure.)\n")
+    return "\n".join(lines)
+
+
+def _files() -> str:
+    return ("## Files\n\n`deals.csv` (one row per game × policy × deal), `summary.csv`, `claims.csv`, "
+            "`comparisons.csv`, the figures as PNG and SVG, `manifest.json`, `config.resolved.yaml` "
+            "and `results.sqlite` (the database every table is rebuilt from: "
+            "`simlab report FOLDER`). CPU seconds differ from run to run; every other column "
+            "is reproducible.\n")
+
+
+def _manifest(manifest: dict[str, Any]) -> str:
+    packages = ", ".join(f"{k} {v}" for k, v in manifest.get("packages", {}).items() if v)
+    commit = manifest.get("git_commit") or "unknown"
+    if manifest.get("git_dirty"):
+        commit += " (with uncommitted changes)"
+    lines = ["## Manifest\n",
+             f"- simlab {manifest.get('simlab_version')}, git commit {commit}",
+             f"- Python {manifest.get('python')} on {manifest.get('platform')}",
+             f"- packages: {packages}",
+             f"- this run: started {manifest.get('started')}, finished {manifest.get('finished')}, "
+             f"played {manifest.get('deals_played_by_this_run')} deals; execution "
+             f"{json.dumps(manifest.get('execution'))}",
+             f"- runs that wrote to this folder: {len(manifest.get('sessions', []))} "
+             "(details in `manifest.json`)"]
+    return "\n".join(lines) + "\n"

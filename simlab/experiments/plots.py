@@ -1,0 +1,159 @@
+"""The report's figures, each a function from tables to a matplotlib ``Figure``.
+
+Figures are built with ``matplotlib.figure.Figure`` (the Agg canvas), never
+pyplot, so no global state or display is touched. Each is saved as PNG and SVG.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from simlab.experiments import stats
+
+WON, LOST, UNKNOWN, ERROR = "won", "lost", "unknown", "error"
+FORMATS = ("png", "svg")
+_COLOURS = matplotlib.colormaps["tab10"].colors
+_VERDICT_COLOURS = {WON: "#2a9d8f", LOST: "#e76f51", UNKNOWN: "#8d99ae"}
+
+
+def _policy_colours(policies: list[str]) -> dict[str, tuple[float, ...]]:
+    return {policy: _COLOURS[i % len(_COLOURS)] for i, policy in enumerate(policies)}
+
+
+def _grid(count: int, width: float = 4.6, height: float = 3.4) -> tuple[Figure, list]:
+    """A figure with one panel per game, at most three to a row."""
+    columns = min(3, count)
+    rows = math.ceil(count / columns)
+    figure = Figure(figsize=(width * columns, height * rows), layout="constrained")
+    axes = figure.subplots(rows, columns, squeeze=False).ravel().tolist()
+    for spare in axes[count:]:
+        spare.set_visible(False)
+    return figure, axes[:count]
+
+
+def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure:
+    """Win rate by game and policy: bars with Wilson 95% intervals, the range
+    with unknowns as thin lines, and each claim as a black diamond."""
+    games, policies = list(summary["game"].unique()), list(summary["policy"].unique())
+    colours = _policy_colours(policies)
+    width = 0.8 / len(policies)
+    figure = Figure(figsize=(max(6.0, 1.8 * len(games) + 2), 4.2), layout="constrained")
+    axis = figure.subplots()
+    for j, policy in enumerate(policies):
+        rows = summary[summary["policy"] == policy].set_index("game").reindex(games)
+        x = np.arange(len(games)) + (j - (len(policies) - 1) / 2) * width
+        rate = rows["win_rate"].to_numpy(float) * 100
+        errors = np.vstack([rate - rows["wilson_low"] * 100, rows["wilson_high"] * 100 - rate])
+        axis.bar(x, rate, width * 0.9, color=colours[policy], label=policy,
+                 yerr=errors, capsize=3, error_kw={"elinewidth": 1})
+        unknown = rows["unknown"].fillna(0).to_numpy() > 0
+        axis.vlines(x[unknown], rows["range_low"][unknown] * 100, rows["range_high"][unknown] * 100,
+                    color="black", linewidth=3, alpha=0.35)
+        for _, claim in claims[claims["policy"] == policy].iterrows():
+            if claim["game"] in games:
+                axis.plot(x[games.index(claim["game"])], claim["claimed"] * 100, "D", color="black",
+                          markersize=6, label="claim" if "claim" not in _labels(axis) else None)
+    axis.set_xticks(np.arange(len(games)), games)
+    axis.set_ylabel("deals won (%)")
+    axis.set_ylim(0, 100)
+    axis.set_title("Win rate by game and policy (bars: Wilson 95% interval)")
+    axis.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), title="policy", frameon=False)
+    return figure
+
+
+def _labels(axis) -> list[str]:
+    return axis.get_legend_handles_labels()[1]
+
+
+def convergence_figure(frame: pd.DataFrame, claims: pd.DataFrame, level: float = stats.LEVEL) -> Figure:
+    """The running win rate against deals played, with its Wilson band, one panel per game."""
+    played = frame[frame["verdict"] != ERROR]
+    games, policies = list(played["game"].unique()), list(played["policy"].unique())
+    colours = _policy_colours(policies)
+    figure, axes = _grid(max(1, len(games)))
+    z = stats.z_value(level)
+    for axis, game in zip(axes, games):
+        for policy, group in played[played["game"] == game].groupby("policy", sort=False):
+            n = np.arange(1, len(group) + 1)
+            wins = np.cumsum(group["verdict"].to_numpy() == WON)
+            p = wins / n
+            centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+            half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+            axis.plot(n, p * 100, color=colours[policy], label=policy, linewidth=1.4)
+            axis.fill_between(n, (centre - half) * 100, (centre + half) * 100,
+                              color=colours[policy], alpha=0.15, linewidth=0)
+        for _, claim in claims[claims["game"] == game].iterrows():
+            axis.axhline(claim["claimed"] * 100, color="black", linestyle="--", linewidth=0.8)
+        axis.set(title=game, xlabel="deals played", ylabel="running win rate (%)", ylim=(0, 100))
+    axes[0].legend(title="policy", frameon=False, fontsize="small")
+    figure.suptitle("Convergence of the estimate (band: Wilson 95%; dashed: claims)")
+    return figure
+
+
+def effort_figure(frame: pd.DataFrame) -> Figure | None:
+    """Distribution of solver nodes per deal (log scale) by verdict; None without solver runs."""
+    searched = frame[(frame["nodes"] > 0) & (frame["verdict"] != ERROR)]
+    if searched.empty:
+        return None
+    cells = list(searched.groupby(["game", "policy"], sort=False))
+    figure, axes = _grid(len(cells))
+    for axis, ((game, policy), group) in zip(axes, cells):
+        nodes = np.log10(group["nodes"].to_numpy(float))
+        bins = np.linspace(nodes.min(), max(nodes.max(), nodes.min() + 1), 30)
+        for verdict in (WON, LOST, UNKNOWN):
+            values = np.log10(group.loc[group["verdict"] == verdict, "nodes"].to_numpy(float))
+            if len(values):
+                axis.hist(values, bins=bins, color=_VERDICT_COLOURS[verdict], alpha=0.7,
+                          label=f"{verdict} ({len(values)})")
+        axis.set(title=f"{game} / {policy}", xlabel="log10(nodes searched)", ylabel="deals")
+        axis.legend(frameon=False, fontsize="small")
+    figure.suptitle("Solver effort per deal")
+    return figure
+
+
+def cards_home_figure(frame: pd.DataFrame) -> Figure | None:
+    """How far lost games got: cards on the foundations at the end, one panel per game."""
+    lost = frame[frame["verdict"] == LOST]
+    if lost.empty:
+        return None
+    games = list(lost["game"].unique())
+    colours = _policy_colours(list(frame["policy"].unique()))
+    figure, axes = _grid(len(games))
+    bins = np.arange(0, 54) - 0.5
+    for axis, game in zip(axes, games):
+        for policy, group in lost[lost["game"] == game].groupby("policy", sort=False):
+            axis.hist(group["cards_home"], bins=bins, histtype="step", linewidth=1.5,
+                      color=colours[policy], label=f"{policy} ({len(group)})")
+        axis.set(title=game, xlabel="cards on the foundations at the end", ylabel="lost deals",
+                 xlim=(-0.5, 52.5))
+        axis.legend(title="policy (lost)", frameon=False, fontsize="small")
+    figure.suptitle("Cards reached home in lost games")
+    return figure
+
+
+def save_figures(folder: Path, frame: pd.DataFrame, summary: pd.DataFrame,
+                 claims: pd.DataFrame) -> list[str]:
+    """Draw and save every figure that has data; return their names (without extension)."""
+    figures = {
+        "win_rates": win_rate_figure(summary, claims) if len(summary) else None,
+        "convergence": convergence_figure(frame, claims) if len(frame) else None,
+        "solver_effort": effort_figure(frame),
+        "cards_home_lost": cards_home_figure(frame),
+    }
+    saved = []
+    for name, figure in figures.items():
+        if figure is None:
+            continue
+        for extension in FORMATS:
+            # A fixed hash salt and no date keep SVG files identical between rebuilds.
+            with matplotlib.rc_context({"svg.hashsalt": "simlab"}):
+                figure.savefig(Path(folder) / f"{name}.{extension}", dpi=120,
+                               metadata={"Date": None} if extension == "svg" else None)
+        saved.append(name)
+    return saved

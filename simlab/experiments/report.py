@@ -1,0 +1,130 @@
+"""Writing an output folder's tables, figures, manifest and ``report.md``.
+
+Everything here is rebuilt from the per-deal table, so ``simlab report FOLDER``
+regenerates it from the database without playing a deal.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from simlab.experiments.config import ExperimentConfig, load_config
+from simlab.experiments.plots import save_figures
+from simlab.experiments.tables import claims_table, comparisons_table, summarize
+
+MANIFEST = "manifest.json"
+ERRORS = "errors.txt"
+PACKAGES = ("numpy", "pandas", "scipy", "joblib", "numba", "matplotlib", "PyYAML", "tqdm",
+            "dask", "distributed")
+
+
+def git_commit() -> tuple[str | None, bool | None]:
+    """The commit of the simlab checkout and whether it has uncommitted changes."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+                                text=True, timeout=10, check=True).stdout.strip()
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                                capture_output=True, text=True, timeout=10, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+    return commit or None, bool(status.strip())
+
+
+def package_versions() -> dict[str, str | None]:
+    versions: dict[str, str | None] = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def build_manifest(config: ExperimentConfig, started: str, finished: str, played: int,
+                   sessions: list[dict[str, Any]]) -> dict[str, Any]:
+    """Where and how the results were made: versions, commit, times, execution."""
+    from simlab import __version__
+
+    commit, dirty = git_commit()
+    return {
+        "experiment": config.name, "config_file": config.source, "simlab_version": __version__,
+        "git_commit": commit, "git_dirty": dirty, "python": sys.version.split()[0],
+        "platform": platform.platform(), "packages": package_versions(),
+        "started": started, "finished": finished, "execution": config.execution.to_dict(),
+        "deals_played_by_this_run": played, "sessions": sessions,
+    }
+
+
+def write_reports(folder: Path, config: ExperimentConfig, frame: pd.DataFrame,
+                  manifest: dict[str, Any], errors: pd.DataFrame | None = None) -> dict[str, pd.DataFrame]:
+    """Write deals/summary/claims/comparisons CSVs, figures, errors, manifest and report.md.
+
+    Returns:
+        The tables by name.
+    """
+    folder = Path(folder)
+    tables = {"deals": frame, "summary": summarize(frame),
+              "claims": claims_table(frame, config.claims), "comparisons": comparisons_table(frame)}
+    for name, table in tables.items():
+        table.to_csv(folder / f"{name}.csv", index=False)
+    figures = save_figures(folder, frame, tables["summary"], tables["claims"])
+    _write_errors(folder, errors)
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    from simlab.experiments.markdown import report_markdown
+
+    text = report_markdown(config, tables, figures, manifest)
+    (folder / "report.md").write_text(text, encoding="utf-8")
+    return tables
+
+
+def _write_errors(folder: Path, errors: pd.DataFrame | None) -> None:
+    """Tracebacks of failed deals, or no file when none failed."""
+    path = folder / ERRORS
+    if errors is None or errors.empty:
+        path.unlink(missing_ok=True)
+        return
+    parts = [f"== {r.game} / {r.policy} / deal {r.deal}\n{r.traceback}" for r in errors.itertuples()]
+    path.write_text("\n".join(parts), encoding="utf-8")
+
+
+def rebuild(folder: Path) -> dict[str, pd.DataFrame]:
+    """Rebuild every table, figure and report.md of ``folder`` from its database.
+
+    Raises:
+        ConfigError: if the folder holds no experiment (no resolved config or database).
+    """
+    from simlab.errors import ConfigError
+    from simlab.experiments.runner import RESOLVED_CONFIG, deals_frame
+    from simlab.experiments.store import DATABASE_NAME, ResultStore
+
+    folder = Path(folder)
+    for needed in (RESOLVED_CONFIG, DATABASE_NAME):
+        if not (folder / needed).is_file():
+            raise ConfigError(f"{folder}: not an experiment folder: '{needed}' is missing. "
+                              "Run the experiment first (simlab run FILE).")
+    config = load_config(folder / RESOLVED_CONFIG)
+    with ResultStore(folder) as store:
+        frame = deals_frame(config, store, tracebacks=True)
+        sessions = list(store.sessions())
+    manifest = _stored_manifest(folder) or build_manifest(
+        config, sessions[0]["started"] if sessions else "", sessions[-1]["finished"] if sessions else "",
+        0, sessions)
+    manifest["sessions"] = sessions
+    errors = frame[frame["verdict"] == "error"]
+    return write_reports(folder, config, frame.drop(columns="traceback"), manifest, errors)
+
+
+def _stored_manifest(folder: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None

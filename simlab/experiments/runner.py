@@ -1,0 +1,247 @@
+"""The runner: plays every (game, policy, deal) of an experiment in parallel, resumably.
+
+The unit of work is a chunk of deals of one cell (``worker.play_chunk``).
+Chunks go to joblib (loky processes by default, or a dask cluster) and come
+back as they finish; the parent writes each one to the results database at
+once. A rerun plays only the deals the database lacks. Nothing that decides a
+result depends on the backend, ``n_jobs`` or the chunking: each deal's layout
+and each policy's randomness derive from (deal number, root seed, component).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator, NamedTuple
+
+import pandas as pd
+from joblib import Parallel, delayed, parallel_config
+
+from simlab.errors import ConfigError
+from simlab.experiments.config import Component, Execution, ExperimentConfig
+from simlab.experiments.progress import Progress
+from simlab.experiments.store import ResultStore, cell_identity, cell_key
+from simlab.experiments.worker import ERROR, ChunkTask, play_chunk
+
+RESOLVED_CONFIG = "config.resolved.yaml"
+DEAL_COLUMNS = ("game", "policy", "deal", "verdict", "end_reason", "moves", "cards_home", "nodes",
+                "cpu_seconds", "error")
+TIMING_COLUMNS = ("cpu_seconds",)  # differ from run to run; leave out of equality checks
+SCHEDULER_TIMEOUT = "10s"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One game x policy pair of the experiment and its database key."""
+
+    key: str
+    game: Component
+    policy: Component
+
+
+class RunOutcome(NamedTuple):
+    """What ``run_experiment`` did.
+
+    Attributes:
+        folder: the output folder.
+        frame: the per-deal table (``DEAL_COLUMNS``).
+        played: deals played by this run (the rest were already stored).
+        failed: deals of the experiment whose policy raised.
+    """
+
+    folder: Path
+    frame: pd.DataFrame
+    played: int
+    failed: int
+
+
+def cells_of(config: ExperimentConfig) -> list[Cell]:
+    """Every (game, policy) cell, games first then policies, in config order."""
+    return [Cell(cell_key(g, p, config.root_seed), g, p) for g in config.games for p in config.policies]
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def run_experiment(config: ExperimentConfig, progress: bool | None = None) -> RunOutcome:
+    """Play what the output folder lacks, then write every table, plot and report.
+
+    Args:
+        config: a validated config (execution settings already overridden).
+        progress: show progress bars; ``None`` shows them only on a terminal.
+
+    Raises:
+        ConfigError: for an unwritable output folder or an unreachable scheduler,
+            before anything is written.
+    """
+    from simlab.experiments.report import build_manifest, write_reports
+
+    check_output(config.output, config.source)
+    with backend_context(config.execution, config.source):
+        folder = Path(config.output)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / RESOLVED_CONFIG).write_text(config.to_yaml(), encoding="utf-8")
+        started = now()
+        with ResultStore(folder) as store:
+            played = play_missing(config, cells_of(config), store, started, progress)
+            frame = deals_frame(config, store, tracebacks=True)
+            sessions = list(store.sessions())
+    manifest = build_manifest(config, started, now(), played, sessions)
+    errors = frame[frame["verdict"] == ERROR]
+    frame = frame.drop(columns="traceback")
+    write_reports(folder, config, frame, manifest, errors)
+    return RunOutcome(folder, frame, played, len(errors))
+
+
+def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore, started: str,
+                 progress: bool | None) -> int:
+    """Play and store every deal the database lacks; return how many were played."""
+    for cell in cells:
+        store.add_cell(cell.key, cell_identity(cell.game, cell.policy, config.root_seed))
+    tasks = plan(config, cells, store)
+    session = store.start_session(started, sum(len(t.deals) for t in tasks))
+    bars = Progress(config, cells, store, tasks, enabled=progress)
+    played, status = 0, "crashed"
+    try:
+        for rows in _dispatch(tasks, config.execution):
+            store.add_rows(rows)
+            bars.update(rows)
+            played += len(rows)
+        status = "finished"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
+    finally:
+        bars.close()
+        store.finish_session(session, now(), status, played)
+    return played
+
+
+def plan(config: ExperimentConfig, cells: list[Cell], store: ResultStore) -> list[ChunkTask]:
+    """Chunks of the missing deals, interleaved across cells so every running
+    estimate moves from the start (the order never changes a result)."""
+    per_cell: list[list[ChunkTask]] = []
+    size = config.execution.chunk_size
+    for cell in cells:
+        done = store.finished_deals(cell.key)
+        missing = [deal for deal in config.deals if deal not in done]
+        per_cell.append([_task(config, cell, tuple(missing[i:i + size]))
+                         for i in range(0, len(missing), size)])
+    longest = max((len(chunks) for chunks in per_cell), default=0)
+    return [chunks[i] for i in range(longest) for chunks in per_cell if i < len(chunks)]
+
+
+def _task(config: ExperimentConfig, cell: Cell, deals: tuple[int, ...]) -> ChunkTask:
+    return ChunkTask(cell.key, cell.game.name, json.dumps(cell.game.params, sort_keys=True),
+                     cell.policy.name, json.dumps(cell.policy.params, sort_keys=True),
+                     config.root_seed, deals)
+
+
+def _dispatch(tasks: list[ChunkTask], execution: Execution) -> Iterator[list[dict]]:
+    """Each chunk's rows, as soon as it finishes (in no particular order)."""
+    if not tasks:
+        return iter(())
+    if execution.backend == "dask":
+        # The dask backend was made active by ``backend_context``; -1 = every worker.
+        parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
+    else:
+        parallel = Parallel(n_jobs=execution.n_jobs, backend=execution.backend,
+                            return_as="generator_unordered", batch_size=1)
+    return parallel(delayed(play_chunk)(task) for task in tasks)
+
+
+def deals_frame(config: ExperimentConfig, store: ResultStore, tracebacks: bool = False) -> pd.DataFrame:
+    """The per-deal table of this config's cells and deals, in config order.
+
+    Rows of other parameters or deals that share the database are left out.
+    """
+    cells = cells_of(config)
+    rows = store.rows([c.key for c in cells])
+    position = {deal: i for i, deal in enumerate(config.deals)}
+    rows = rows[rows["deal"].isin(position)]
+    order = {c.key: i for i, c in enumerate(cells)}
+    rows = rows.assign(_cell=rows["cell"].map(order), _deal=rows["deal"].map(position))
+    rows = rows.sort_values(["_cell", "_deal"], kind="stable")
+    rows["game"] = rows["cell"].map({c.key: c.game.label for c in cells})
+    rows["policy"] = rows["cell"].map({c.key: c.policy.label for c in cells})
+    columns = list(DEAL_COLUMNS) + (["traceback"] if tracebacks else [])
+    return typed_deals(rows[columns].reset_index(drop=True))
+
+
+def typed_deals(frame: pd.DataFrame) -> pd.DataFrame:
+    """The per-deal table with its documented dtypes (also for a re-read ``deals.csv``)."""
+    frame = frame.copy()
+    for column in ("deal", "moves", "cards_home", "nodes"):
+        frame[column] = frame[column].astype("int64")
+    frame["cpu_seconds"] = frame["cpu_seconds"].astype("float64")
+    for column in ("game", "policy", "verdict", "end_reason", "error"):
+        frame[column] = frame[column].fillna("").astype(str)
+    return frame
+
+
+def check_output(output: Path, source: str) -> None:
+    """Fail before writing anything if ``output`` cannot be a writable folder."""
+    path = Path(output)
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{source}: output must be a folder. Got '{output}', which is a file.")
+    ancestor = path.absolute()
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise ConfigError(f"{source}: output must be a folder that can be created. Got '{output}', "
+                          f"but '{ancestor}' is a file.")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise ConfigError(f"{source}: output must be a writable folder. Got '{output}', but "
+                          f"'{ancestor}' is not writable.")
+
+
+@contextmanager
+def backend_context(execution: Execution, source: str) -> Iterator[None]:
+    """Make the dask backend active for the run (a no-op for the local backends).
+
+    Raises:
+        ConfigError: dask is not installed, or the scheduler cannot be reached.
+    """
+    if execution.backend != "dask":
+        yield
+        return
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ConfigError(f"{source}: execution.backend 'dask' needs the dask extra: "
+                          "pip install 'simlab[dask]'.") from None
+    cluster = None
+    if execution.scheduler is None:
+        workers = (os.cpu_count() or 1) if execution.n_jobs == -1 else execution.n_jobs
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+    client = _connect(Client, cluster or execution.scheduler, source)
+    try:
+        with parallel_config(backend="dask"):
+            yield
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _connect(client_class: type, address: object, source: str) -> object:
+    """A dask client for ``address``, with a config error if it is out of reach."""
+    try:
+        client = client_class(address, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError) as error:
+        raise ConfigError(f"{source}: execution.scheduler must be the address of a running dask "
+                          f"scheduler. Got {address!r}, which cannot be reached ({error}).") from None
+    try:
+        # Every host must run the same package versions, or results could differ.
+        client.get_versions(check=True)
+    except ValueError as error:
+        client.close()
+        raise ConfigError(f"{source}: execution.scheduler: the cluster's package versions differ "
+                          f"from this machine's: {error}") from None
+    return client

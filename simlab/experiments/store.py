@@ -1,0 +1,127 @@
+"""The results database: one SQLite file per output folder, one row per (cell, deal).
+
+Rows are written by the parent process as chunk results stream back, one
+transaction per chunk. SQLite in WAL mode makes each committed chunk survive a
+crash or ``kill -9`` of the run, so a rerun only plays what is missing.
+
+A *cell* is one game with its resolved parameters and version, one policy with
+its resolved parameters and version, and the root seed. Its key is a hash of
+exactly these, so results of different parameters never mix; labels and
+execution settings are not part of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import pandas as pd
+
+from simlab.experiments.config import Component
+
+DATABASE_NAME = "results.sqlite"
+ROW_COLUMNS = ("cell", "deal", "verdict", "end_reason", "moves", "cards_home", "nodes",
+               "cpu_seconds", "error", "traceback")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS cells (
+    cell TEXT PRIMARY KEY, identity TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS deals (
+    cell TEXT NOT NULL, deal INTEGER NOT NULL, verdict TEXT NOT NULL, end_reason TEXT NOT NULL,
+    moves INTEGER NOT NULL, cards_home INTEGER NOT NULL, nodes INTEGER NOT NULL,
+    cpu_seconds REAL NOT NULL, error TEXT NOT NULL, traceback TEXT NOT NULL,
+    PRIMARY KEY (cell, deal)
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    started TEXT NOT NULL, finished TEXT, status TEXT NOT NULL, planned INTEGER NOT NULL,
+    played INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+
+def cell_identity(game: Component, policy: Component, root_seed: int) -> dict[str, Any]:
+    """Everything a cell's results depend on, and nothing else."""
+    return {
+        "game": {"name": game.name, "version": game.version, "params": game.params},
+        "policy": {"name": policy.name, "version": policy.version, "params": policy.params},
+        "root_seed": root_seed,
+    }
+
+
+def cell_key(game: Component, policy: Component, root_seed: int) -> str:
+    """A stable hash of the cell's identity (the same in every process and run)."""
+    text = json.dumps(cell_identity(game, policy, root_seed), sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+class ResultStore:
+    """The SQLite database of one output folder.
+
+    Args:
+        folder: the output folder (created by the caller).
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.path = Path(folder) / DATABASE_NAME
+        self._db = sqlite3.connect(self.path, timeout=30.0)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode: a commit survives a crash of this process (not a power cut).
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+        self._db.commit()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def add_cell(self, key: str, identity: dict[str, Any]) -> None:
+        with self._db:
+            self._db.execute("INSERT OR IGNORE INTO cells VALUES (?, ?)",
+                             (key, json.dumps(identity, sort_keys=True)))
+
+    def finished_deals(self, key: str) -> set[int]:
+        """Deals of the cell that played to a verdict (failed deals are retried)."""
+        rows = self._db.execute("SELECT deal FROM deals WHERE cell = ? AND verdict != 'error'", (key,))
+        return {deal for (deal,) in rows}
+
+    def add_rows(self, rows: Iterable[dict[str, Any]]) -> None:
+        """Write one chunk's rows in one transaction (a rerun replaces failed rows)."""
+        values = [tuple(row[c] for c in ROW_COLUMNS) for row in rows]
+        with self._db:
+            self._db.executemany(
+                f"INSERT OR REPLACE INTO deals VALUES ({', '.join('?' * len(ROW_COLUMNS))})", values)
+
+    def rows(self, keys: list[str]) -> pd.DataFrame:
+        """Every stored row of the cells ``keys``."""
+        marks = ", ".join("?" * len(keys))
+        query = f"SELECT {', '.join(ROW_COLUMNS)} FROM deals WHERE cell IN ({marks})"
+        return pd.read_sql_query(query, self._db, params=keys)
+
+    def start_session(self, started: str, planned: int) -> int:
+        with self._db:
+            cursor = self._db.execute(
+                "INSERT INTO sessions (started, status, planned) VALUES (?, 'running', ?)",
+                (started, planned))
+        return int(cursor.lastrowid)
+
+    def finish_session(self, session: int, finished: str, status: str, played: int) -> None:
+        with self._db:
+            self._db.execute("UPDATE sessions SET finished = ?, status = ?, played = ? WHERE rowid = ?",
+                             (finished, status, played, session))
+
+    def sessions(self) -> Iterator[dict[str, Any]]:
+        """Every run that wrote to this database, oldest first."""
+        cursor = self._db.execute("SELECT started, finished, status, planned, played FROM sessions "
+                                  "ORDER BY rowid")
+        for started, finished, status, planned, played in cursor:
+            yield {"started": started, "finished": finished, "status": status,
+                   "planned": planned, "played": played}

@@ -1,0 +1,180 @@
+"""The tables of a report, computed from the per-deal table alone.
+
+Every function takes the per-deal frame (``simlab.run``'s result, or a
+re-read ``deals.csv``) and returns a new frame. Deals whose policy raised
+(verdict ``error``) are left out of every estimate and counted as ``failed``.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Iterable
+
+import numpy as np
+import pandas as pd
+
+from simlab.experiments import stats
+from simlab.experiments.config import Claim
+
+WON, LOST, UNKNOWN, ERROR = "won", "lost", "unknown", "error"
+
+
+def _groups(frame: pd.DataFrame, by: str | list[str]) -> Iterable[tuple[Any, pd.DataFrame]]:
+    """Groups in order of first appearance (the config's order), not sorted."""
+    return frame.groupby(by, sort=False) if len(frame) else []
+
+
+def summarize(frame: pd.DataFrame, level: float = stats.LEVEL) -> pd.DataFrame:
+    """Per game and policy: counts, win rate with its Wilson interval, the range
+    with unknowns counted as losses and as wins, and mean moves and effort.
+
+    Args:
+        frame: the per-deal table.
+        level: the confidence level of every interval.
+
+    Returns:
+        One row per (game, policy), in the order they first appear.
+    """
+    rows = [_summary_row(game, policy, group, level)
+            for (game, policy), group in _groups(frame, ["game", "policy"])]
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+SUMMARY_COLUMNS = [
+    "game", "policy", "deals", "failed", "played", "won", "lost", "unknown", "win_rate",
+    "wilson_low", "wilson_high", "range_low", "range_high", "range_centre", "range_half_width",
+    "mean_moves", "mean_cards_home", "mean_nodes", "mean_cpu_seconds",
+]
+
+
+def _summary_row(game: str, policy: str, group: pd.DataFrame, level: float) -> dict[str, Any]:
+    played = group[group["verdict"] != ERROR]
+    n = len(played)
+    won, lost, unknown = (int((played["verdict"] == v).sum()) for v in (WON, LOST, UNKNOWN))
+    low, high = stats.wilson_interval(won, n, level)
+    bounds = stats.unknown_range(won, unknown, n, level) if n else stats.Range(*[np.nan] * 4)
+    return {
+        "game": game, "policy": policy, "deals": len(group), "failed": len(group) - n,
+        "played": n, "won": won, "lost": lost, "unknown": unknown,
+        "win_rate": won / n if n else np.nan, "wilson_low": low, "wilson_high": high,
+        "range_low": bounds.low, "range_high": bounds.high, "range_centre": bounds.centre,
+        "range_half_width": bounds.half_width,
+        "mean_moves": _mean(played["moves"]), "mean_cards_home": _mean(played["cards_home"]),
+        "mean_nodes": _mean(played["nodes"]), "mean_cpu_seconds": _mean(played["cpu_seconds"]),
+    }
+
+
+def _mean(values: pd.Series) -> float:
+    return float(values.mean()) if len(values) else np.nan
+
+
+CLAIM_COLUMNS = [
+    "game", "policy", "claimed", "tolerance", "source", "text", "played", "won", "unknown",
+    "estimate", "range_low", "range_high", "p_value", "p_unknown_lost", "p_unknown_won",
+    "verdict", "note",
+]
+
+
+def claims_table(frame: pd.DataFrame, claims: Iterable[Claim], level: float = stats.LEVEL) -> pd.DataFrame:
+    """Each claim against the estimate: exact binomial test and a plain verdict.
+
+    The verdict is ``consistent`` when some resolution of the unknowns gives a
+    two-sided p-value of at least ``1 - level``, else ``inconsistent``;
+    ``no data`` when the cell has no played deal.
+    """
+    summary = summarize(frame, level).set_index(["game", "policy"])
+    return pd.DataFrame([_claim_row(c, summary, level) for c in claims], columns=CLAIM_COLUMNS)
+
+
+def _claim_row(claim: Claim, summary: pd.DataFrame, level: float) -> dict[str, Any]:
+    row: dict[str, Any] = {"game": claim.game, "policy": claim.policy, "claimed": claim.win_rate,
+                           "tolerance": claim.tolerance, "source": claim.source, "text": claim.text}
+    key = (claim.game, claim.policy)
+    played = int(summary.loc[key, "played"]) if key in summary.index else 0
+    if not played:
+        return {**row, "played": 0, "won": 0, "unknown": 0, "verdict": "no data",
+                "note": "no deal of this game and policy was played"}
+    cell = summary.loc[key]
+    won, unknown = int(cell["won"]), int(cell["unknown"])
+    test = stats.claim_test(won, unknown, played, claim.win_rate, claim.tolerance, level)
+    return {
+        **row, "played": played, "won": won, "unknown": unknown, "estimate": won / played,
+        "range_low": cell["range_low"], "range_high": cell["range_high"], "p_value": test.p_value,
+        "p_unknown_lost": test.p_unknown_lost, "p_unknown_won": test.p_unknown_won,
+        "verdict": "consistent" if test.consistent else "inconsistent",
+        "note": _claim_note(test, unknown, level),
+    }
+
+
+def _claim_note(test: stats.ClaimTest, unknown: int, level: float) -> str:
+    alpha = 1 - level
+    if unknown and test.consistent and min(test.p_unknown_lost, test.p_unknown_won) < alpha:
+        return f"consistent only because {unknown} unknown results could go either way"
+    return ""
+
+
+COMPARISON_COLUMNS = [
+    "comparison", "within", "a", "b", "n_a", "n_b", "won_a", "won_b", "only_a", "only_b",
+    "rate_a", "rate_b", "difference", "difference_low", "difference_high", "odds_ratio",
+    "test", "p_value", "p_holm", "significant",
+]
+
+
+def comparisons_table(frame: pd.DataFrame, level: float = stats.LEVEL) -> pd.DataFrame:
+    """Policies compared on the same deals (McNemar exact) and games compared per
+    policy (Fisher exact), with the difference in win rate and its interval.
+
+    A deal counts as a success only when it was won (an unknown is not a win).
+    ``p_holm`` adjusts every p-value of the table together (Holm), and
+    ``significant`` is ``p_holm < 1 - level``.
+    """
+    played = frame[frame["verdict"] != ERROR]
+    rows = [*_policy_rows(played, level), *_game_rows(played, level)]
+    table = pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
+    table["p_holm"] = stats.holm(table["p_value"].tolist()) if len(table) else []
+    table["significant"] = table["p_holm"] < 1 - level
+    for column in ("only_a", "only_b"):
+        table[column] = table[column].astype("Int64")
+    return table
+
+
+def _policy_rows(played: pd.DataFrame, level: float) -> Iterable[dict[str, Any]]:
+    for game, group in _groups(played, "game"):
+        verdicts = group.pivot(index="deal", columns="policy", values="verdict")
+        for a, b in combinations(group["policy"].unique(), 2):
+            # Pair only the deals both policies played to a verdict.
+            paired = verdicts[[a, b]].dropna()
+            yield _paired_row(game, a, b, paired[a] == WON, paired[b] == WON, level)
+
+
+def _paired_row(game: str, a: str, b: str, won_a: pd.Series, won_b: pd.Series,
+                level: float) -> dict[str, Any]:
+    both, only_a = int((won_a & won_b).sum()), int((won_a & ~won_b).sum())
+    only_b, neither = int((~won_a & won_b).sum()), int((~won_a & ~won_b).sum())
+    n = len(won_a)
+    difference, low, high = (stats.paired_difference_interval(both, only_a, only_b, neither, level)
+                             if n else (np.nan,) * 3)
+    return {
+        "comparison": "policies (paired)", "within": game, "a": a, "b": b, "n_a": n, "n_b": n,
+        "won_a": both + only_a, "won_b": both + only_b, "only_a": only_a, "only_b": only_b,
+        "rate_a": (both + only_a) / n if n else np.nan, "rate_b": (both + only_b) / n if n else np.nan,
+        "difference": difference, "difference_low": low, "difference_high": high,
+        "odds_ratio": only_a / only_b if only_b else (np.inf if only_a else np.nan),
+        "test": "McNemar exact", "p_value": stats.mcnemar_exact(only_a, only_b),
+    }
+
+
+def _game_rows(played: pd.DataFrame, level: float) -> Iterable[dict[str, Any]]:
+    for policy, group in _groups(played, "policy"):
+        counts = {game: (int((g["verdict"] == WON).sum()), len(g)) for game, g in _groups(group, "game")}
+        for a, b in combinations(counts, 2):
+            (won_a, n_a), (won_b, n_b) = counts[a], counts[b]
+            difference, low, high = stats.independent_difference_interval(won_a, n_a, won_b, n_b, level)
+            odds_ratio, p_value = stats.fisher_exact(won_a, n_a, won_b, n_b)
+            yield {
+                "comparison": "games (independent)", "within": policy, "a": a, "b": b,
+                "n_a": n_a, "n_b": n_b, "won_a": won_a, "won_b": won_b, "only_a": pd.NA,
+                "only_b": pd.NA, "rate_a": won_a / n_a, "rate_b": won_b / n_b,
+                "difference": difference, "difference_low": low, "difference_high": high,
+                "odds_ratio": odds_ratio, "test": "Fisher exact", "p_value": p_value,
+            }
