@@ -238,7 +238,15 @@ class _Validator:
         )
 
     def description(self, value: Any) -> str:
-        return "" if value is None else self.text("description", value)
+        return "" if value is None else self.optional_text("description", value)
+
+    def optional_text(self, path: str, value: Any) -> str:
+        """A free text that may be empty (a description, a quote)."""
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            self.expect(path, "a str", value)
+        return value
 
     def sequence(self, path: str, value: Any, least: int) -> list[Any]:
         if not isinstance(value, list) or len(value) < least:
@@ -323,7 +331,7 @@ class _Validator:
             win_rate=self.number(f"{path}.win_rate", item["win_rate"], 0.0, 1.0),
             source=self.text(f"{path}.source", item["source"]),
             tolerance=self.number(f"{path}.tolerance", item.get("tolerance", 0.0), 0.0, 1.0),
-            text=str(item.get("text") or ""),
+            text=self.optional_text(f"{path}.text", item.get("text")),
         )
 
     def label(self, path: str, value: Any, components: tuple[Component, ...], kind: str) -> str:

@@ -29,8 +29,10 @@ def wilson_interval(successes: int, trials: int, level: float = LEVEL) -> tuple[
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    # Clamp: at p = 0 or 1 rounding can leave the bound a hair outside [0, 1].
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At p = 0 or 1 the bound is exact; rounding would leave it a hair off.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
 
 
 class Range(NamedTuple):
@@ -115,6 +117,10 @@ def paired_difference_interval(both: int, only_a: int, only_b: int, neither: int
     """Rate of A minus rate of B on the same deals, with Newcombe's score interval
     for paired data (Newcombe 1998, method 10).
 
+    The correlation ``phi`` takes Newcombe's continuity correction when it is
+    positive: without it, deals on which both policies agree every time would
+    give an interval of zero width.
+
     Returns:
         (difference, low, high).
     """
@@ -123,7 +129,10 @@ def paired_difference_interval(both: int, only_a: int, only_b: int, neither: int
     low_a, high_a = wilson_interval(both + only_a, n, level)
     low_b, high_b = wilson_interval(both + only_b, n, level)
     product = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
-    phi = (both * neither - only_a * only_b) / math.sqrt(product) if product > 0 else 0.0
+    agreement = both * neither - only_a * only_b
+    if agreement > 0:
+        agreement = max(agreement - n / 2, 0.0)
+    phi = agreement / math.sqrt(product) if product > 0 else 0.0
     down = math.sqrt(max(0.0, (p_a - low_a) ** 2 - 2 * phi * (p_a - low_a) * (high_b - p_b)
                          + (high_b - p_b) ** 2))
     up = math.sqrt(max(0.0, (high_a - p_a) ** 2 - 2 * phi * (high_a - p_a) * (p_b - low_b)

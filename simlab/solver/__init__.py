@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from simlab.engine import kernel
 from simlab.engine.game import Game, State
 from simlab.errors import SimlabError
@@ -20,6 +22,8 @@ from simlab.solver.search import STATUS_BUDGET, STATUS_LOST, STATUS_WON, depth_f
 DEFAULT_BUDGET = 1_000_000
 DEFAULT_TABLE_BITS = 24  # 16M entries of 8 bytes: 128 MiB
 DEFAULT_STREAMLINE_SHARE = 0.0
+# Best-first weights: cards home, empty rows, cards where they belong, burial of needed cards.
+PROMISE_WEIGHTS = np.array([20.0, 10.0, 2.0, 3.0])
 
 
 class SolverError(SimlabError):
@@ -73,7 +77,8 @@ def _search(game: Game, start: State, budget: int, table_bits: int, share: float
             return status, nodes, codes
         nodes_spent = nodes
     status, nodes, codes = best_first_search(
-        game.rules, start.array.copy(), kernel.ZOBRIST, max(budget - nodes_spent, 1), table_bits
+        game.rules, start.array.copy(), kernel.ZOBRIST, max(budget - nodes_spent, 1), table_bits,
+        PROMISE_WEIGHTS,
     )
     return status, nodes + nodes_spent, codes
 

@@ -28,22 +28,22 @@ from simlab.solver.search import (
 
 
 @njit(cache=True)
-def promise(rules, state):
+def promise(rules, state, weights):
     """How promising a position looks (higher is better): cards home, empty
     rows, cards sitting where they belong, minus how deeply the next card each
-    foundation needs is buried."""
-    score = 20.0 * kernel.foundation_cards(rules, state)
+    foundation needs is buried (``weights`` in that order)."""
+    score = weights[0] * kernel.foundation_cards(rules, state)
     for pile in range(rules[FIRST_CELL]):
         height = kernel.height(rules, state, pile)
         if height == 0:
-            score += 10.0
+            score += weights[1]
             continue
         for index in range(height):
             card = kernel.card_at(rules, state, pile, index)
             if index == 0 or kernel.can_build(rules, card, kernel.card_at(rules, state, pile, index - 1)):
-                score += 2.0
+                score += weights[2]
             if cards_until_home(rules, state, card) == 0:
-                score -= 3.0 * (height - 1 - index)
+                score -= weights[3] * (height - 1 - index)
     return score
 
 
@@ -108,7 +108,7 @@ def _grow(array, needed):
 
 
 @njit(cache=True)
-def best_first_search(rules, state, zobrist, budget, table_bits):
+def best_first_search(rules, state, zobrist, budget, table_bits, weights):
     """Search from ``state`` (left unchanged). Returns (status, nodes, moves)
     like ``simlab.solver.search.depth_first_search``."""
     size = np.int64(1024)
@@ -133,7 +133,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits):
     last_moved_to[0] = -1
     table_insert(table, kernel.position_hash(rules, root, zobrist))
     nodes = np.int64(1)
-    heap_size = heap_push(keys, ids, 0, promise(rules, root), 0)
+    heap_size = heap_push(keys, ids, 0, promise(rules, root, weights), 0)
     scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
     scores = np.empty(MAX_BRANCHING, dtype=np.float64)
     moves = np.empty(MAX_BRANCHING, dtype=np.int32)
@@ -164,7 +164,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits):
                 parent[nodes] = node
                 via[nodes] = move
                 last_moved_to[nodes] = move % MOVE_BASE if autos == 0 else -1
-                heap_size = heap_push(keys, ids, heap_size, promise(rules, work), nodes)
+                heap_size = heap_push(keys, ids, heap_size, promise(rules, work, weights), nodes)
                 nodes += 1
             work[:] = pool[node]
     return STATUS_LOST, nodes, np.empty(0, dtype=np.int32)
