@@ -1,0 +1,88 @@
+"""Killing a run with SIGKILL loses no finished deal, and a rerun completes it exactly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from simlab.experiments.config import load_config
+from simlab.experiments.runner import run_experiment, typed_deals
+from simlab.experiments.store import DATABASE_NAME
+
+REPO = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent
+DEALS = 80
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
+
+
+def slow_config(folder: Path, output: Path) -> Path:
+    """About 2 s of work on 2 workers: a first-move policy that sleeps 50 ms a deal."""
+    data = {
+        "name": "slow", "root_seed": 5, "deals": {"start": 1, "count": DEALS},
+        "games": ["beleaguered_castle"],
+        "policies": [{"name": "experiment_helpers:FirstMove", "params": {"delay": 0.05}}],
+        "execution": {"n_jobs": 2, "chunk_size": 2}, "output": str(output),
+    }
+    path = folder / f"{output.name}.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def stored_deals(output: Path) -> int:
+    try:
+        with sqlite3.connect(output / DATABASE_NAME, timeout=5) as db:
+            return db.execute("SELECT COUNT(*) FROM deals").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def kill_partway(config: Path, output: Path) -> int:
+    """Start ``simlab run`` in its own process group, SIGKILL it once some deals are stored."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "simlab.experiments.commands", "run", str(config)], cwd=REPO,
+        env={**os.environ, "PYTHONPATH": f"{TESTS}:{REPO}"}, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    try:
+        while stored_deals(output) < 6 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.02)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)  # the runner and its loky workers
+        process.wait(timeout=30)
+    return stored_deals(output)
+
+
+def tables(output: Path) -> dict[str, pd.DataFrame]:
+    result = {}
+    for name in ("deals", "summary", "claims", "comparisons"):
+        frame = pd.read_csv(output / f"{name}.csv", keep_default_na=False)
+        result[name] = frame.drop(columns=[c for c in frame.columns if "cpu_seconds" in c])
+    return result
+
+
+def test_sigkill_then_rerun_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+    killed = tmp_path / "killed"
+    stored = kill_partway(slow_config(tmp_path, killed), killed)
+    assert 0 < stored < DEALS, "the run should have been killed partway"
+    assert not (killed / "summary.csv").exists()  # it never got to write reports
+
+    resumed = run_experiment(load_config(slow_config(tmp_path, killed)), progress=False)
+    assert resumed.played == DEALS - stored  # only what was missing
+
+    clean = tmp_path / "clean"
+    uninterrupted = run_experiment(load_config(slow_config(tmp_path, clean)), progress=False)
+    assert uninterrupted.played == DEALS
+    pd.testing.assert_frame_equal(typed_deals(resumed.frame).drop(columns="cpu_seconds"),
+                                  typed_deals(uninterrupted.frame).drop(columns="cpu_seconds"))
+    for name, frame in tables(killed).items():
+        pd.testing.assert_frame_equal(frame, tables(clean)[name], obj=name)
