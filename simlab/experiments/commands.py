@@ -44,6 +44,7 @@ def run_command(args: argparse.Namespace) -> int:
     from simlab.experiments.config import load_config, with_overrides
     from simlab.experiments.runner import run_experiment
 
+    config = None
     try:
         config = load_config(args.file)
         config = with_overrides(config, n_jobs=args.n_jobs, backend=args.backend,
@@ -54,8 +55,9 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIG
     except KeyboardInterrupt:
-        print(f"\nInterrupted. Every finished deal is saved in {config.output}/; run the same "
-              "command again to play the rest.", file=sys.stderr)
+        where = f" in {config.output}/" if config is not None else ""
+        print(f"\nInterrupted. Every finished deal is saved{where}; run the same command again "
+              "to play the rest.", file=sys.stderr)
         return EXIT_INTERRUPTED
     _print_outcome(outcome.folder, outcome.played, outcome.frame)
     if outcome.failed:

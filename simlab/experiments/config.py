@@ -14,7 +14,7 @@ also rejects duplicate keys (a silent overwrite is a dropped key too).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, NoReturn
 
@@ -375,8 +375,6 @@ def with_overrides(config: ExperimentConfig, source: str = "command line", **ove
     Raises:
         ConfigError: for an override that is not allowed, named as ``source``.
     """
-    from dataclasses import replace
-
     given = {k: v for k, v in overrides.items() if v is not None}
     output = given.pop("output", None)
     unknown = set(given) - set(EXECUTION_KEYS)
@@ -384,5 +382,7 @@ def with_overrides(config: ExperimentConfig, source: str = "command line", **ove
         key = sorted(unknown)[0]
         raise ConfigError(f"{source}: unknown setting {key!r}.{did_you_mean(key, EXECUTION_KEYS + ('output',))}")
     checker = _Validator(source)
-    execution = execution_from(given, checker, lambda key: "--" + key.replace("_", "-"), config.execution)
+    flags = source == "command line"  # name settings as the user typed them
+    execution = execution_from(given, checker, lambda key: "--" + key.replace("_", "-") if flags else key,
+                               config.execution)
     return replace(config, execution=execution, output=Path(output) if output else config.output)

@@ -101,17 +101,17 @@ def _claims(claims: pd.DataFrame) -> str:
     lines = ["## Claims\n", "Each quoted figure is tested against the estimate with an exact "
              "binomial test (two-sided, 95%); unknown results may resolve either way.\n"]
     for c in claims.itertuples():
-        quoted = f"“{c.text}”" if c.text else f"{100 * c.claimed:.6g}%"
+        figure = f"{100 * c.claimed:.6g}%"
         if c.tolerance:
-            quoted += f" (read as {interval(c.claimed - c.tolerance, c.claimed + c.tolerance)})"
+            figure = interval(c.claimed - c.tolerance, c.claimed + c.tolerance)
+        said = (f"{c.source}: “{c.text}”, tested as {figure} for {c.policy} on {c.game}" if c.text
+                else f"{c.source}: {c.policy} wins {figure} of {c.game} deals")
         if c.verdict == "no data":
-            lines.append(f"- **no data**: {c.source}: {c.policy} wins {quoted} of {c.game}.")
+            lines.append(f"- **no data**: {said}.")
             continue
-        lines.append(
-            f"- **{c.verdict}**: {c.source} says {c.policy} wins {quoted} of {c.game} deals; "
-            f"we measured {percent(c.estimate)} (range {interval(c.range_low, c.range_high)}, "
-            f"{c.played} deals, {c.unknown} unknown), p = {c.p_value:.3g}."
-            + (f" Note: {c.note}." if c.note else ""))
+        lines.append(f"- **{c.verdict}**: {said}. We measured {percent(c.estimate)} (range "
+                     f"{interval(c.range_low, c.range_high)}, {c.played} deals, {c.unknown} unknown), "
+                     f"p = {c.p_value:.3g}." + (f" Note: {c.note}." if c.note else ""))
     return "\n".join(lines) + "\n"
 
 
@@ -123,7 +123,7 @@ def _comparisons(comparisons: pd.DataFrame) -> str:
              f"{len(comparisons)} comparisons: policies on the same deals by McNemar's exact test, "
              "games by Fisher's exact test; p-values adjusted together by Holm's method. "
              "A deal counts as a success only when won. "
-             f"{len(significant)} differ at the 95% level:\n"]
+             f"Significant at the 95% level: {len(significant)}.\n"]
     for c in significant.head(MAX_LISTED_COMPARISONS).itertuples():
         lines.append(f"- {c.within}: {c.a} {percent(c.rate_a)} vs {c.b} {percent(c.rate_b)}, "
                      f"difference {100 * c.difference:+.1f} points "

@@ -12,6 +12,7 @@ from pathlib import Path
 import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from simlab.experiments import stats
@@ -26,7 +27,11 @@ def _policy_colours(policies: list[str]) -> dict[str, tuple[float, ...]]:
     return {policy: _COLOURS[i % len(_COLOURS)] for i, policy in enumerate(policies)}
 
 
-def _grid(count: int, width: float = 4.6, height: float = 3.4) -> tuple[Figure, list]:
+def _labels(axis: Axes) -> list[str]:
+    return axis.get_legend_handles_labels()[1]
+
+
+def _grid(count: int, width: float = 4.6, height: float = 3.4) -> tuple[Figure, list[Axes]]:
     """A figure with one panel per game, at most three to a row."""
     columns = min(3, count)
     rows = math.ceil(count / columns)
@@ -39,36 +44,46 @@ def _grid(count: int, width: float = 4.6, height: float = 3.4) -> tuple[Figure, 
 
 def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure:
     """Win rate by game and policy: bars with Wilson 95% intervals, the range
-    with unknowns as thin lines, and each claim as a black diamond."""
+    with unknowns as grey lines beside the bars, and each claim as a black diamond."""
     games, policies = list(summary["game"].unique()), list(summary["policy"].unique())
-    colours = _policy_colours(policies)
     width = 0.8 / len(policies)
     figure = Figure(figsize=(max(6.0, 1.8 * len(games) + 2), 4.2), layout="constrained")
     axis = figure.subplots()
+    positions = {}
     for j, policy in enumerate(policies):
-        rows = summary[summary["policy"] == policy].set_index("game").reindex(games)
         x = np.arange(len(games)) + (j - (len(policies) - 1) / 2) * width
-        rate = rows["win_rate"].to_numpy(float) * 100
-        errors = np.vstack([rate - rows["wilson_low"] * 100, rows["wilson_high"] * 100 - rate])
-        axis.bar(x, rate, width * 0.9, color=colours[policy], label=policy,
-                 yerr=errors, capsize=3, error_kw={"elinewidth": 1})
-        unknown = rows["unknown"].fillna(0).to_numpy() > 0
-        axis.vlines(x[unknown], rows["range_low"][unknown] * 100, rows["range_high"][unknown] * 100,
-                    color="black", linewidth=3, alpha=0.35)
-        for _, claim in claims[claims["policy"] == policy].iterrows():
-            if claim["game"] in games:
-                axis.plot(x[games.index(claim["game"])], claim["claimed"] * 100, "D", color="black",
-                          markersize=6, label="claim" if "claim" not in _labels(axis) else None)
+        rows = summary[summary["policy"] == policy].set_index("game").reindex(games)
+        _policy_bars(axis, x, width, rows, policy, _policy_colours(policies)[policy])
+        positions.update({(game, policy): x[i] for i, game in enumerate(games)})
+    for _, claim in claims.iterrows():
+        if (claim["game"], claim["policy"]) in positions:
+            axis.plot(positions[(claim["game"], claim["policy"])], claim["claimed"] * 100, "D",
+                      color="black", markersize=6, label=None if "claim" in _labels(axis) else "claim")
     axis.set_xticks(np.arange(len(games)), games)
     axis.set_ylabel("deals won (%)")
-    axis.set_ylim(0, 100)
+    # Zoom to the data (low win rates are unreadable on a 0-100 axis), with room for labels.
+    top = np.nanmax([summary["wilson_high"].max(), summary["range_high"].max(),
+                     claims["claimed"].max() if len(claims) else 0.0])
+    axis.set_ylim(0, min(100.0, 100 * top * 1.15 + 2))
     axis.set_title("Win rate by game and policy (bars: Wilson 95% interval)")
-    axis.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), title="policy", frameon=False)
+    axis.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
     return figure
 
 
-def _labels(axis) -> list[str]:
-    return axis.get_legend_handles_labels()[1]
+def _policy_bars(axis: Axes, x: np.ndarray, width: float, rows: pd.DataFrame, policy: str,
+                 colour: tuple[float, ...]) -> None:
+    """One policy's bars, labels, and (where there are unknowns) the unknown range."""
+    rate = rows["win_rate"].to_numpy(float) * 100
+    errors = np.vstack([rate - rows["wilson_low"] * 100, rows["wilson_high"] * 100 - rate])
+    bars = axis.bar(x, rate, width * 0.9, color=colour, label=policy, yerr=errors, capsize=3,
+                    error_kw={"elinewidth": 1})
+    axis.bar_label(bars, labels=[f"{r:.1f}" if r == r else "" for r in rate], padding=2,
+                   fontsize="x-small")
+    unknown = rows["unknown"].fillna(0).to_numpy() > 0
+    if unknown.any():
+        axis.vlines(x[unknown] + width * 0.3, rows["range_low"][unknown] * 100,
+                    rows["range_high"][unknown] * 100, color="dimgrey", linewidth=3, alpha=0.6,
+                    label=None if "unknowns lost … won" in _labels(axis) else "unknowns lost … won")
 
 
 def convergence_figure(frame: pd.DataFrame, claims: pd.DataFrame, level: float = stats.LEVEL) -> Figure:
@@ -131,7 +146,7 @@ def cards_home_figure(frame: pd.DataFrame) -> Figure | None:
             axis.hist(group["cards_home"], bins=bins, histtype="step", linewidth=1.5,
                       color=colours[policy], label=f"{policy} ({len(group)})")
         axis.set(title=game, xlabel="cards on the foundations at the end", ylabel="lost deals",
-                 xlim=(-0.5, 52.5))
+                 xlim=(-0.5, min(52, lost["cards_home"].max() + 3) + 0.5))
         axis.legend(title="policy (lost)", frameon=False, fontsize="small")
     figure.suptitle("Cards reached home in lost games")
     return figure

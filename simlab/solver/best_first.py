@@ -47,6 +47,20 @@ def promise(rules, state, weights):
     return score
 
 
+PROMISE_NOISE = 15.0  # a few "cards where they belong" worth of jitter
+
+
+@njit(cache=True)
+def promise_noise(seed, key):
+    """Reproducible jitter in [0, PROMISE_NOISE) from a position's hash; 0 for seed 0."""
+    if seed == 0:
+        return 0.0
+    value = key ^ (np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15))
+    value = (value ^ (value >> np.uint64(31))) * np.uint64(0x94D049BB133111EB)
+    value ^= value >> np.uint64(29)
+    return PROMISE_NOISE * np.float64(value >> np.uint64(11)) / 9007199254740992.0
+
+
 @njit(cache=True)
 def _before(keys, ids, a, b):
     """Heap order: higher promise first; among equals the newer position."""
@@ -108,9 +122,10 @@ def _grow(array, needed):
 
 
 @njit(cache=True)
-def best_first_search(rules, state, zobrist, budget, table_bits, weights):
+def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_seed):
     """Search from ``state`` (left unchanged). Returns (status, nodes, moves)
-    like ``simlab.solver.search.depth_first_search``."""
+    like ``simlab.solver.search.depth_first_search``. A non-zero ``noise_seed``
+    adds a reproducible jitter to each position's promise (for restarts)."""
     size = np.int64(1024)
     while size < (np.int64(1) << table_bits) and MAX_LOAD * size < budget + 1:
         size *= 2
@@ -141,7 +156,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights):
     while heap_size > 0:
         node, heap_size = heap_pop(keys, ids, heap_size)
         work[:] = pool[node]
-        count = ordered_moves(rules, work, last_moved_to[node], scratch, scores, moves, 0)
+        count = ordered_moves(rules, work, last_moved_to[node], scratch, scores, moves, 0, 0)
         for i in range(count):
             move = moves[i]
             kernel.apply_move(rules, work, move)
@@ -149,7 +164,8 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights):
             if kernel.is_won(rules, work):
                 path = path_to(parent, via, node, move)
                 return STATUS_WON, nodes + 1, line_to(rules, state, path, len(path))
-            if table_insert(table, kernel.position_hash(rules, work, zobrist)):
+            key = kernel.position_hash(rules, work, zobrist)
+            if table_insert(table, key):
                 if nodes >= budget:
                     return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
                 if nodes >= max_entries:
@@ -164,7 +180,8 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights):
                 parent[nodes] = node
                 via[nodes] = move
                 last_moved_to[nodes] = move % MOVE_BASE if autos == 0 else -1
-                heap_size = heap_push(keys, ids, heap_size, promise(rules, work, weights), nodes)
+                priority = promise(rules, work, weights) + promise_noise(noise_seed, key)
+                heap_size = heap_push(keys, ids, heap_size, priority, nodes)
                 nodes += 1
             work[:] = pool[node]
     return STATUS_LOST, nodes, np.empty(0, dtype=np.int32)

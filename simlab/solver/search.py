@@ -66,6 +66,26 @@ def play_safe_moves(rules, state, log, log_length, streamline):
     return log_length
 
 
+NOISE_SCALE = 60.0  # about one category step of ``move_score``: reorders near-equal moves
+
+
+@njit(cache=True)
+def ordering_noise(seed, move, state, rules):
+    """A reproducible pseudo-random number in [0, NOISE_SCALE) for a move, or 0
+    for seed 0. Different seeds give the differently ordered searches that the
+    solver's restarts take turns with (the pruning does not depend on it)."""
+    if seed == 0:
+        return 0.0
+    source = move // MOVE_BASE
+    destination = move % MOVE_BASE
+    value = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15)
+    value ^= np.uint64(move) * np.uint64(0xBF58476D1CE4E5B9)
+    value ^= np.uint64(kernel.height(rules, state, source) * 64 + kernel.height(rules, state, destination))
+    value = (value ^ (value >> np.uint64(31))) * np.uint64(0x94D049BB133111EB)
+    value ^= value >> np.uint64(29)
+    return NOISE_SCALE * np.float64(value >> np.uint64(11)) / 9007199254740992.0
+
+
 @njit(cache=True)
 def move_score(rules, state, move):
     """Ordering score: higher is tried first. Home, then builds, then spaces;
@@ -93,7 +113,7 @@ def move_score(rules, state, move):
 
 
 @njit(cache=True)
-def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start):
+def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start, noise_seed):
     """Write the moves worth searching, best first, to ``out[out_start:]``; return the count.
 
     Completeness arguments for what is left out:
@@ -133,7 +153,7 @@ def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start):
                     continue
             elif destination != first_empty_cell:
                 continue
-        score = move_score(rules, state, move)
+        score = move_score(rules, state, move) + ordering_noise(noise_seed, move, state, rules)
         # insertion sort, stable: equal scores keep the kernel's order
         position = kept
         while position > 0 and scores[position - 1] < score:
@@ -147,7 +167,7 @@ def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start):
 
 
 @njit(cache=True)
-def depth_first_search(rules, state, zobrist, budget, table_bits, streamline):
+def depth_first_search(rules, state, zobrist, budget, table_bits, streamline, noise_seed):
     """Search from ``state`` (modified in place and restored only on failure).
 
     With ``streamline``, every foundation play is made at once (an incomplete
@@ -178,7 +198,7 @@ def depth_first_search(rules, state, zobrist, budget, table_bits, streamline):
     nodes = np.int64(1)
     depth = 0
     first[0] = 0
-    count[0] = ordered_moves(rules, state, -1, scratch, scores, arena, 0)
+    count[0] = ordered_moves(rules, state, -1, scratch, scores, arena, 0, noise_seed)
     tried[0] = 0
     log_length = root_autos
     while depth >= 0:
@@ -222,7 +242,7 @@ def depth_first_search(rules, state, zobrist, budget, table_bits, streamline):
         start = first[depth - 1] + count[depth - 1]
         arena = grow(arena, start + MAX_BRANCHING)
         first[depth] = start
-        count[depth] = ordered_moves(rules, state, last_moved_to, scratch, scores, arena, start)
+        count[depth] = ordered_moves(rules, state, last_moved_to, scratch, scores, arena, start, noise_seed)
         tried[depth] = 0
     return STATUS_LOST, nodes, np.empty(0, dtype=np.int32)
 

@@ -1,0 +1,67 @@
+"""Restarts over a portfolio of searches: how the solver tames the heavy tail.
+
+Measured on Beleaguered Castle: the deals a single search leaves unresolved
+are mostly wins, and how soon a search finds a given win varies wildly with
+the order it tries moves in (deal 186: depth-first search in its plain order
+found nothing in 50,000 positions, with 7 of 11 other orders it won within
+7,600). So the solver runs complete searches in turn, alternating best-first
+and depth-first and changing their move order each run (a seed), with budgets
+following Luby, Sinclair and Zuckerman's universal restart sequence
+1, 1, 2, 1, 1, 2, 4, ... units. Every strategy is complete, so a run that
+exhausts its positions proves the deal lost; a loss needing S positions is
+proved after about S log S in all.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.engine import kernel
+from simlab.engine.game import Game
+from simlab.solver.best_first import best_first_search
+from simlab.solver.search import STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, depth_first_search
+
+# Best-first weights: cards home, empty rows, cards where they belong, burial of needed cards.
+PROMISE_WEIGHTS = np.array([20.0, 10.0, 2.0, 3.0])
+RESTART_UNIT = 2048  # positions in the shortest run
+
+
+def luby(index: int) -> int:
+    """The ``index``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, ..."""
+    k = 1
+    while (1 << k) - 1 < index:
+        k += 1
+    if index == (1 << k) - 1:
+        return 1 << (k - 1)
+    return luby(index - (1 << (k - 1)) + 1)
+
+
+def run_strategy(game: Game, start: np.ndarray, run: int, budget: int, table_bits: int) -> tuple:
+    """Run number ``run`` (from 1): odd runs best-first, even runs depth-first;
+    run 1 and 2 in the plain order, later runs reordered by their number."""
+    seed = 0 if run <= 2 else run
+    if run % 2 == 1:
+        return best_first_search(
+            game.rules, start.copy(), kernel.ZOBRIST, budget, table_bits, PROMISE_WEIGHTS, seed
+        )
+    return depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, budget, table_bits, False, seed)
+
+
+def portfolio_search(game: Game, start: np.ndarray, budget: int, table_bits: int) -> tuple[int, int, np.ndarray]:
+    """Restart complete searches until one decides or ``budget`` positions are spent.
+
+    Returns:
+        (status, nodes, moves) as ``depth_first_search``; nodes add up every run.
+    """
+    spent = 0
+    run = 0
+    out_of_memory = False
+    while spent < budget:
+        run += 1
+        share = min(RESTART_UNIT * luby(run), budget - spent)
+        status, nodes, moves = run_strategy(game, start, run, share, table_bits)
+        spent += int(nodes)
+        if status in (STATUS_WON, STATUS_LOST):
+            return status, spent, moves
+        out_of_memory = out_of_memory or status == STATUS_MEMORY
+    return (STATUS_MEMORY if out_of_memory else STATUS_BUDGET), spent, np.empty(0, np.int32)
