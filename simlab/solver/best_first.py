@@ -19,32 +19,12 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.layout import FIRST_CELL, MOVE_BASE, N_CARDS, STATE_SIZE
-from simlab.policies.features import cards_until_home
+from simlab.engine.layout import MOVE_BASE, N_CARDS, STATE_SIZE
+from simlab.solver.evaluation import promise
 from simlab.solver.search import (
     MAX_BRANCHING, MAX_LOAD, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON,
     ordered_moves, play_safe_moves, table_insert,
 )
-
-
-@njit(cache=True)
-def promise(rules, state, weights):
-    """How promising a position looks (higher is better): cards home, empty
-    rows, cards sitting where they belong, minus how deeply the next card each
-    foundation needs is buried (``weights`` in that order)."""
-    score = weights[0] * kernel.foundation_cards(rules, state)
-    for pile in range(rules[FIRST_CELL]):
-        height = kernel.height(rules, state, pile)
-        if height == 0:
-            score += weights[1]
-            continue
-        for index in range(height):
-            card = kernel.card_at(rules, state, pile, index)
-            if index == 0 or kernel.can_build(rules, card, kernel.card_at(rules, state, pile, index - 1)):
-                score += weights[2]
-            if cards_until_home(rules, state, card) == 0:
-                score -= weights[3] * (height - 1 - index)
-    return score
 
 
 PROMISE_NOISE = 15.0  # a few "cards where they belong" worth of jitter
