@@ -1,9 +1,9 @@
-"""The solver on the Castle games, side by side with Freecell Solver.
+"""The solver on the Castle games, Fortress and Chessboard, beside Freecell Solver.
 
-Beleaguered Castle, Streets and Alleys and Citadel deals 1-1000 (PySolFC
-numbers) at the default budget: won / lost / unknown counts, median, p95 and
+Beleaguered Castle, Streets and Alleys, Citadel, Fortress and Chessboard deals
+1-1000 (PySolFC numbers) at the default budget: won / lost / unknown counts, median, p95 and
 mean CPU seconds per deal, peak memory. When ``fc-solve`` is installed the same
-deals go through it too, in the same run, with single-card moves
+deals of the three games it knows go through it too, in the same run, with single-card moves
 (``-to 01AB -sel -mi 1000000``, the only mode whose "could not solve" is a
 proof, see /work/shared/reference-tools.md): verdict agreement, the deals each
 solver resolves alone, and the CPU ratio. A deal one solver calls won and the
@@ -43,12 +43,17 @@ from simlab.engine.game import Game, State
 from simlab.solver import DEFAULT_BUDGET, solve
 from simlab.solver.replay import replays_to_win
 
-# game -> (most unresolved share, most mean CPU-s per deal) the issue asks for
+# game -> (most unresolved share, most mean CPU-s per deal, most median CPU-s per
+# deal) the issues ask for; None where an issue sets no such target
 TARGETS = {
-    "beleaguered_castle": (0.003, 0.3),
-    "streets_and_alleys": (0.01, 0.6),
-    "citadel": (0.001, 0.1),
+    "beleaguered_castle": (0.003, 0.3, None),
+    "streets_and_alleys": (0.01, 0.6, None),
+    "citadel": (0.001, 0.1, None),
+    "fortress": (0.005, None, 0.010),
+    "chessboard": (0.005, None, None),
 }
+# Freecell Solver plays these (its Beleaguered Castle preset); not Fortress or Chessboard.
+FCSOLVE_GAMES = {"beleaguered_castle", "streets_and_alleys", "citadel"}
 DEAL_COUNT = int(os.environ.get("SIMLAB_BENCH_DEALS", "1000"))
 DEALS = range(1, DEAL_COUNT + 1)
 GAMES = [g for g in os.environ.get("SIMLAB_BENCH_GAMES", ",".join(TARGETS)).split(",") if g]
@@ -201,7 +206,7 @@ def _summary(summary: dict, use_fcs: bool) -> None:
     cpu = [r["cpu_s"] for r in rows]
     mean = statistics.fmean(cpu)
     unresolved = counts["unknown"] / n
-    max_unresolved, max_mean = TARGETS.get(name, (None, None))
+    max_unresolved, max_mean, max_median = TARGETS.get(name, (None, None, None))
     print(f"-- {name}, deals {rows[0]['deal']}-{rows[-1]['deal']} ({n}), budget {DEFAULT_BUDGET:,} nodes")
     print(f"   simlab   won {counts['won']:>5}  lost {counts['lost']:>5}  unknown {counts['unknown']:>4}"
           f" {reasons or ''}")
@@ -209,11 +214,15 @@ def _summary(summary: dict, use_fcs: bool) -> None:
           f"  mean {mean:.4f}  max {max(cpu):.3f}  total {sum(cpu):.1f}")
     print(f"            peak RSS of this process so far {summary['maxrss_kb'] / 1024:.0f} MiB")
     if max_unresolved is not None:
-        ok_u = unresolved <= max_unresolved
-        ok_m = mean < max_mean
-        print(f"   target   unresolved {100 * unresolved:.2f}% (at most {100 * max_unresolved:.1f}%: "
-              f"{'met' if ok_u else 'MISSED'}), mean {mean:.3f} CPU-s (under {max_mean}: "
-              f"{'met' if ok_m else 'MISSED'})")
+        verdicts = [f"unresolved {100 * unresolved:.2f}% (at most {100 * max_unresolved:.1f}%: "
+                    f"{'met' if unresolved <= max_unresolved else 'MISSED'})"]
+        if max_mean is not None:
+            verdicts.append(f"mean {mean:.3f} CPU-s (under {max_mean}: {'met' if mean < max_mean else 'MISSED'})")
+        if max_median is not None:
+            median = statistics.median(cpu)
+            verdicts.append(f"median {median:.4f} CPU-s (under {max_median}: "
+                            f"{'met' if median < max_median else 'MISSED'})")
+        print("   target   " + ", ".join(verdicts))
     if not use_fcs:
         return
     fcs_counts = {v: sum(r["fcs_verdict"] == v for r in rows) for v in ("won", "lost", "unknown", "error")}
@@ -250,9 +259,10 @@ def run() -> None:
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
         for name in GAMES:
-            _summary(bench_game(name, use_fcs, writer), use_fcs)
+            with_fcs = use_fcs and name in FCSOLVE_GAMES
+            _summary(bench_game(name, with_fcs, writer), with_fcs)
             handle.flush()
-    if use_fcs:
+    if use_fcs and FCSOLVE_GAMES.intersection(GAMES):
         print(f"   fc-solve peak RSS (largest run) {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MiB")
     print(f"per-deal results: {path}")
 

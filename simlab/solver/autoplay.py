@@ -31,9 +31,15 @@ def safe_down_any_suit(rules, state, card):
     Rule: a card of rank r may go home when every foundation already holds rank
     r-1 (or, for an ace, always). Argument: the only cards that can be built on
     ``c`` have rank r-1, and all four of them are already home, so ``H`` is
-    empty. (Aces: nothing is ever built on an ace.) The weaker rule "at most two
-    above the lowest foundation" of alternating-colour games is not used here
-    (the project's solver issue records it as a known trap for this building rule).
+    empty. (Aces: nothing is ever built on an ace.)
+
+    The weaker rule "at most two above the lowest foundation" (Solvitaire's) is
+    safe here too by the same argument: a rank r-1 card built on ``c`` can go
+    straight home, since every foundation holds r-2, and nothing can be built
+    on it, since all rank r-2 cards are home (a test checks a position where the
+    r-3 variant fails and r-2 does not). It changed no verdict and no count on
+    Beleaguered Castle deals 1-200, so the stricter rule, which nobody disputes,
+    is kept; the solver issue lists the weaker one as a known trap.
     """
     rank = card % 13
     for pile in range(rules[FIRST_FOUNDATION], rules[N_PILES]):
