@@ -42,7 +42,7 @@ def test_depth_first_and_best_first_agree(name: str) -> None:
     for deal in range(1, 11):
         best_first = solve(game, deal, budget=200_000)
         status, nodes, _ = depth_first_search(
-            game.rules, game.initial_state(deal).array.copy(), kernel.ZOBRIST, 2_000_000, 22, False, 0
+            game.rules, game.initial_state(deal).array.copy(), kernel.ZOBRIST, 2_000_000, 22, 0
         )
         depth_first = {STATUS_WON: "won", STATUS_LOST: "lost"}.get(status, "unknown")
         assert best_first.verdict == depth_first, (name, deal)

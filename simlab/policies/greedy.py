@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
+from simlab.engine.position_set import add as add_position
 from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
@@ -31,7 +32,7 @@ from simlab.policies.features import (
     destination_pile, foundation_move, is_cell, source_pile, top_is_placed,
 )
 from simlab.policies.playout import (
-    END_MOVE_CAP, END_STUCK, END_WON, leads_to_seen, run_compiled, seen_add, seen_table,
+    END_MOVE_CAP, END_STUCK, END_WON, leads_to_seen, run_compiled, seen_table,
 )
 from simlab.policies.record import PlayRecord
 
@@ -66,7 +67,7 @@ def greedy_choice(rules, state, legal, count, zobrist, table):
 @njit(cache=True)
 def greedy_playout(rules, state, zobrist, moves_out, max_moves):
     table = seen_table(max_moves)
-    seen_add(table, kernel.position_hash(rules, state, zobrist))
+    add_position(table, kernel.position_hash(rules, state, zobrist))
     legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
     for made in range(max_moves):
         if kernel.is_won(rules, state):
@@ -77,7 +78,7 @@ def greedy_playout(rules, state, zobrist, moves_out, max_moves):
             return END_STUCK, made
         kernel.apply_move(rules, state, move)
         moves_out[made] = move
-        seen_add(table, kernel.position_hash(rules, state, zobrist))
+        add_position(table, kernel.position_hash(rules, state, zobrist))
     return (END_WON if kernel.is_won(rules, state) else END_MOVE_CAP), max_moves
 
 

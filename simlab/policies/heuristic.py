@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
+from simlab.engine.position_set import add as add_position
 from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
 from simlab.engine.layout import OFFSET_BASE
 from simlab.params import Param
@@ -47,7 +48,7 @@ from simlab.policies.features import (
     source_pile, top_is_placed, urgency,
 )
 from simlab.policies.playout import (
-    END_MOVE_CAP, END_STUCK, END_WON, leads_to_seen, run_compiled, seen_add, seen_table,
+    END_MOVE_CAP, END_STUCK, END_WON, leads_to_seen, run_compiled, seen_table,
 )
 from simlab.policies.record import PlayRecord
 
@@ -100,7 +101,7 @@ def move_score(rules, state, move, weights):
 @njit(cache=True)
 def heuristic_playout(rules, state, zobrist, moves_out, max_moves, weights):
     table = seen_table(max_moves)
-    seen_add(table, kernel.position_hash(rules, state, zobrist))
+    add_position(table, kernel.position_hash(rules, state, zobrist))
     legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
     for made in range(max_moves):
         if kernel.is_won(rules, state):
@@ -117,7 +118,7 @@ def heuristic_playout(rules, state, zobrist, moves_out, max_moves, weights):
             return END_STUCK, made
         kernel.apply_move(rules, state, best)
         moves_out[made] = best
-        seen_add(table, kernel.position_hash(rules, state, zobrist))
+        add_position(table, kernel.position_hash(rules, state, zobrist))
     return (END_WON if kernel.is_won(rules, state) else END_MOVE_CAP), max_moves
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.engine import kernel
+from simlab.engine import kernel, position_set
 from simlab.engine.game import Game, State
 from simlab.policies.record import LOST, WON, PlayRecord
 
@@ -23,42 +23,15 @@ END_REASONS = ("won", "stuck", "repeat", "move_cap")
 
 @njit(cache=True)
 def seen_table(max_moves):
-    """An empty open-addressing set of position hashes, at most half full."""
-    size = 1
-    while size < 2 * (max_moves + 2):
-        size *= 2
-    return np.zeros(size, dtype=np.uint64)
-
-
-@njit(cache=True)
-def seen_contains(table, key):
-    mask = table.shape[0] - 1
-    slot = np.int64(key & np.uint64(mask))
-    while table[slot] != 0:
-        if table[slot] == key:
-            return True
-        slot = (slot + 1) & mask
-    return False
-
-
-@njit(cache=True)
-def seen_add(table, key):
-    """Add ``key``; return False if it was already there."""
-    mask = table.shape[0] - 1
-    slot = np.int64(key & np.uint64(mask))
-    while table[slot] != 0:
-        if table[slot] == key:
-            return False
-        slot = (slot + 1) & mask
-    table[slot] = key
-    return True
+    """An empty set of position hashes for a game of at most ``max_moves`` moves."""
+    return position_set.new_position_set(max_moves + 2, 30)
 
 
 @njit(cache=True)
 def leads_to_seen(rules, state, move, zobrist, table):
     """Whether ``move`` would bring back a position of this game (state restored)."""
     kernel.apply_move(rules, state, move)
-    repeated = seen_contains(table, kernel.position_hash(rules, state, zobrist))
+    repeated = position_set.contains(table, kernel.position_hash(rules, state, zobrist))
     kernel.undo_move(rules, state, move)
     return repeated
 

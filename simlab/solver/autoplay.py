@@ -81,12 +81,8 @@ def is_safe(rules, state, card):
 
 
 @njit(cache=True)
-def next_safe_play(rules, state, streamline):
-    """A safe foundation play available now, or -1.
-
-    With ``streamline`` every foundation play counts as safe. That search is
-    incomplete (it can miss wins), so the solver trusts it only for wins, whose
-    lines the rules engine replays anyway."""
+def next_safe_play(rules, state):
+    """A safe foundation play available now, or -1."""
     first_foundation = rules[FIRST_FOUNDATION]
     for source in range(first_foundation):
         card = kernel.top_card(rules, state, source)
@@ -94,7 +90,7 @@ def next_safe_play(rules, state, streamline):
             continue
         for foundation in range(first_foundation, rules[N_PILES]):
             if kernel.foundation_accepts(rules, state, foundation, card):
-                if streamline or is_safe(rules, state, card):
+                if is_safe(rules, state, card):
                     return source * MOVE_BASE + foundation
                 break
     return -1

@@ -21,9 +21,9 @@ from numba import njit
 from simlab.engine import kernel
 from simlab.engine.layout import MOVE_BASE, N_CARDS, STATE_SIZE
 from simlab.solver.evaluation import promise
+from simlab.engine.position_set import add, capacity, new_position_set
 from simlab.solver.search import (
-    MAX_BRANCHING, MAX_LOAD, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON,
-    ordered_moves, play_safe_moves, table_insert,
+    MAX_BRANCHING, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, ordered_moves, play_safe_moves,
 )
 
 
@@ -106,14 +106,11 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
     """Search from ``state`` (left unchanged). Returns (status, nodes, moves)
     like ``simlab.solver.search.depth_first_search``. A non-zero ``noise_seed``
     adds a reproducible jitter to each position's promise (for restarts)."""
-    size = np.int64(1024)
-    while size < (np.int64(1) << table_bits) and MAX_LOAD * size < budget + 1:
-        size *= 2
-    table = np.zeros(size, dtype=np.uint64)
-    max_entries = np.int64(MAX_LOAD * size)
+    table = new_position_set(budget, table_bits)
+    max_entries = capacity(table)
     root = state.copy()
     auto_log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)
-    play_safe_moves(rules, root, auto_log, 0, False)
+    play_safe_moves(rules, root, auto_log, 0)
     if kernel.is_won(rules, root):
         return STATUS_WON, np.int64(1), line_to(rules, state, np.empty(0, dtype=np.int32), 0)
     pool = np.empty((1024, rules[STATE_SIZE]), dtype=np.int8)
@@ -126,7 +123,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
     parent[0] = -1
     via[0] = -1
     last_moved_to[0] = -1
-    table_insert(table, kernel.position_hash(rules, root, zobrist))
+    add(table, kernel.position_hash(rules, root, zobrist))
     nodes = np.int64(1)
     heap_size = heap_push(keys, ids, 0, promise(rules, root, weights), 0)
     scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
@@ -140,12 +137,12 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
         for i in range(count):
             move = moves[i]
             kernel.apply_move(rules, work, move)
-            autos = play_safe_moves(rules, work, auto_log, 0, False)
+            autos = play_safe_moves(rules, work, auto_log, 0)
             if kernel.is_won(rules, work):
                 path = path_to(parent, via, node, move)
                 return STATUS_WON, nodes + 1, line_to(rules, state, path, len(path))
             key = kernel.position_hash(rules, work, zobrist)
-            if table_insert(table, key):
+            if add(table, key):
                 if nodes >= budget:
                     return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
                 if nodes >= max_entries:
@@ -193,13 +190,13 @@ def line_to(rules, start, path, length):
     state = start.copy()
     log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)
     line = np.empty(length + rules[N_CARDS] + 1, dtype=np.int32)
-    written = play_safe_moves(rules, state, log, 0, False)
+    written = play_safe_moves(rules, state, log, 0)
     line[:written] = log[:written]
     for k in range(length):
         kernel.apply_move(rules, state, path[k])
         line[written] = path[k]
         written += 1
-        autos = play_safe_moves(rules, state, log, 0, False)
+        autos = play_safe_moves(rules, state, log, 0)
         line[written: written + autos] = log[:autos]
         written += autos
     return line[:written]

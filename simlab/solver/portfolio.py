@@ -47,7 +47,7 @@ def run_strategy(game: Game, start: np.ndarray, run: int, budget: int, table_bit
         return best_first_search(
             game.rules, start.copy(), kernel.ZOBRIST, budget, table_bits, PROMISE_WEIGHTS, seed
         )
-    return depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, budget, table_bits, False, seed)
+    return depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, budget, table_bits, seed)
 
 
 def portfolio_search(game: Game, start: np.ndarray, budget: int, table_bits: int) -> tuple[int, int, np.ndarray]:

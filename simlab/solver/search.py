@@ -20,6 +20,7 @@ from numba import njit
 
 from simlab.engine import kernel
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS
+from simlab.engine.position_set import add, capacity, new_position_set
 from simlab.solver.autoplay import next_safe_play
 from simlab.policies.features import cards_until_home, urgency
 
@@ -28,20 +29,6 @@ STATUS_LOST = 1
 STATUS_BUDGET = 2
 STATUS_MEMORY = 3
 MAX_BRANCHING = 1024
-MAX_LOAD = 0.75  # a table fuller than this slows down sharply: stop with "unknown"
-
-
-@njit(cache=True)
-def table_insert(table, key):
-    """Insert ``key`` into the open-addressing table; False if it was there."""
-    mask = table.shape[0] - 1
-    slot = np.int64(key & np.uint64(mask))
-    while table[slot] != 0:
-        if table[slot] == key:
-            return False
-        slot = (slot + 1) & mask
-    table[slot] = key
-    return True
 
 
 @njit(cache=True)
@@ -55,14 +42,14 @@ def grow(array, needed):
 
 
 @njit(cache=True)
-def play_safe_moves(rules, state, log, log_length, streamline):
+def play_safe_moves(rules, state, log, log_length):
     """Make every safe automatic play; append them to ``log``; return the new length."""
-    move = next_safe_play(rules, state, streamline)
+    move = next_safe_play(rules, state)
     while move >= 0:
         kernel.apply_move(rules, state, move)
         log[log_length] = move
         log_length += 1
-        move = next_safe_play(rules, state, streamline)
+        move = next_safe_play(rules, state)
     return log_length
 
 
@@ -167,25 +154,21 @@ def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start, 
 
 
 @njit(cache=True)
-def depth_first_search(rules, state, zobrist, budget, table_bits, streamline, noise_seed):
+def depth_first_search(rules, state, zobrist, budget, table_bits, noise_seed):
     """Search from ``state`` (modified in place and restored only on failure).
 
-    With ``streamline``, every foundation play is made at once (an incomplete
-    search: only its wins count; its "no win found" means nothing).
+    A non-zero ``noise_seed`` reorders near-equal moves (see ``ordering_noise``).
 
     Returns:
         (status, nodes, moves): ``STATUS_*``; distinct positions searched; on a
         win every move from the start, automatic plays included, else empty.
     """
-    size = np.int64(1024)  # no larger than the budget needs, so small searches start fast
-    while size < (np.int64(1) << table_bits) and MAX_LOAD * size < budget + 1:
-        size *= 2
-    table = np.zeros(size, dtype=np.uint64)
-    max_entries = np.int64(MAX_LOAD * table.shape[0])
+    table = new_position_set(budget, table_bits)  # no larger than the budget needs
+    max_entries = capacity(table)
     scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
     scores = np.empty(MAX_BRANCHING, dtype=np.float64)
     auto_log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)  # at most every card goes home once
-    root_autos = play_safe_moves(rules, state, auto_log, 0, streamline)
+    root_autos = play_safe_moves(rules, state, auto_log, 0)
     arena = np.empty(4096, dtype=np.int32)
     first = np.empty(1024, dtype=np.int64)  # per depth: where its moves start in the arena
     count = np.empty(1024, dtype=np.int64)  # per depth: how many moves
@@ -194,7 +177,7 @@ def depth_first_search(rules, state, zobrist, budget, table_bits, streamline, no
     chosen = np.empty(1024, dtype=np.int32)  # per depth: the move taken to go deeper
     if kernel.is_won(rules, state):
         return STATUS_WON, np.int64(1), auto_log[:root_autos].copy()
-    table_insert(table, kernel.position_hash(rules, state, zobrist))
+    add(table, kernel.position_hash(rules, state, zobrist))
     nodes = np.int64(1)
     depth = 0
     first[0] = 0
@@ -213,12 +196,12 @@ def depth_first_search(rules, state, zobrist, budget, table_bits, streamline, no
         move = arena[first[depth] + tried[depth]]
         tried[depth] += 1
         kernel.apply_move(rules, state, move)
-        new_length = play_safe_moves(rules, state, auto_log, log_length, streamline)
+        new_length = play_safe_moves(rules, state, auto_log, log_length)
         if kernel.is_won(rules, state):
             chosen[depth] = move
             autos_end[depth] = new_length
             return STATUS_WON, nodes + 1, winning_line(chosen, autos_end, auto_log, root_autos, depth)
-        if not table_insert(table, kernel.position_hash(rules, state, zobrist)):
+        if not add(table, kernel.position_hash(rules, state, zobrist)):
             for k in range(new_length - 1, log_length - 1, -1):
                 kernel.undo_move(rules, state, auto_log[k])
             kernel.undo_move(rules, state, move)

@@ -1,0 +1,52 @@
+"""A set of 64-bit position hashes in a flat array (open addressing, linear probing).
+
+Shared by the policies (to spot a repeated position) and the solver (its
+transposition table). Zero marks an empty slot; a hash of zero is never stored
+apart (it is one value in 2**64).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MAX_LOAD = 0.75  # past this, probing slows down sharply
+
+
+@njit(cache=True)
+def new_position_set(entries, max_bits):
+    """An empty set sized for ``entries`` hashes at ``MAX_LOAD``, at most ``2**max_bits`` slots."""
+    size = np.int64(1024)
+    while size < (np.int64(1) << max_bits) and MAX_LOAD * size < entries + 1:
+        size *= 2
+    return np.zeros(size, dtype=np.uint64)
+
+
+@njit(cache=True)
+def capacity(table):
+    """How many hashes the set takes before it is ``MAX_LOAD`` full."""
+    return np.int64(MAX_LOAD * table.shape[0])
+
+
+@njit(cache=True)
+def contains(table, key):
+    mask = table.shape[0] - 1
+    slot = np.int64(key & np.uint64(mask))
+    while table[slot] != 0:
+        if table[slot] == key:
+            return True
+        slot = (slot + 1) & mask
+    return False
+
+
+@njit(cache=True)
+def add(table, key):
+    """Add ``key``; return False if it was already there."""
+    mask = table.shape[0] - 1
+    slot = np.int64(key & np.uint64(mask))
+    while table[slot] != 0:
+        if table[slot] == key:
+            return False
+        slot = (slot + 1) & mask
+    table[slot] = key
+    return True
