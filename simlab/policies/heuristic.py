@@ -1,10 +1,17 @@
 """``heuristic``: how a good human plays the Castle family, as weighted features.
 
 Every legal move that does not bring back a position seen in this game gets a
-score; the best one is played (ties: first in pile order). The features follow
-the strategy tips of the seeds (rules.md): play home what you can, create and
-keep empty rows, dig out the low cards the foundations need next, prefer
-same-suit builds, and do not bury low cards. Each weight is a parameter:
+score; the best one is played (ties: first in pile order). A move's score is
+its own features (``move_score``) plus ``next_move`` times the score of the best
+move it makes possible: like a human, the player looks ``lookahead`` moves
+ahead (default 1; each further level again adds ``next_move`` times its best
+reply; the plain reverse of the move before is not counted as a reply). A reply
+position that is won scores ``foundation``; one with no move left but that
+reverse scores ``-dead_end``. The features follow the strategy tips of the seeds
+(rules.md): play home what you can, create and keep empty rows, dig out the
+low cards the foundations need next, prefer same-suit builds, and do not bury
+low cards.
+Each weight is a parameter:
 
 - ``foundation``: the move plays a card home.
 - ``empty_row``: the move empties a row (a space is worth a lot).
@@ -15,7 +22,16 @@ same-suit builds, and do not bury low cards. Each weight is a parameter:
   in the source pile get one card nearer the top.
 - ``bury``: (a penalty) times the urgency of the cards the move covers.
 - ``same_suit``: the card is built onto a card of its own suit.
-- ``sideways``: (a penalty) the card already sat where it belongs.
+- ``sideways``: (a penalty) the card already sat where it belongs (0 by
+  default: with the lookahead, such moves win more games than they cost).
+- ``next_move``: times the score of the best following move (the lookahead).
+- ``dead_end``: (a penalty) the move leaves no legal move in a lost position.
+
+The defaults were tuned on deals 5001-5600 of Beleaguered Castle, Citadel and
+Streets and Alleys. Only the ratios of the weights other than ``next_move``
+matter (scaling them all alike plays the same moves). With the lookahead,
+``foundation`` must be small next to the other weights: a move that merely
+enables a card home would otherwise outscore every constructive move.
 
 For Fortress-like games (same-suit building up or down) the same features apply:
 "soon needed" is measured against each suit's foundation, so a build that covers
@@ -27,8 +43,9 @@ the base before choosing it: the rank whose four cards are least buried, i.e.
 the fewest cards lie on top of them, summed (``features.least_buried_rank``;
 lowest rank on ties), recomputed each turn until a card goes home. Until then
 "soon needed" counts from that planned base, and a foundation move scores
-``foundation`` only if its card has the planned rank; any other first card home
-scores ``-foundation``, a last resort that is still better than giving up.
+``foundation`` only if its card has the planned rank. Any other first card home
+is a last resort: it is played only when no other move is left (within the
+lookahead it scores ``-foundation``).
 """
 
 from __future__ import annotations
@@ -39,7 +56,7 @@ from numba import njit
 from simlab.engine import kernel
 from simlab.engine.position_set import add as add_position
 from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
-from simlab.engine.layout import OFFSET_BASE
+from simlab.engine.layout import MOVE_BASE, OFFSET_BASE
 from simlab.params import Param
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
@@ -54,15 +71,33 @@ from simlab.policies.record import PlayRecord
 
 WEIGHTS = (
     ("foundation", 100.0, "bonus for playing a card home"),
-    ("empty_row", 30.0, "bonus for emptying a row"),
-    ("use_space", 25.0, "penalty for putting a card into an empty row"),
-    ("use_cell", 15.0, "penalty for putting a card into a free cell"),
-    ("expose", 20.0, "bonus when the uncovered card can go home at once"),
-    ("dig", 3.0, "bonus per unit of urgency brought one card nearer the top"),
-    ("bury", 4.0, "penalty per unit of urgency covered by the move"),
-    ("same_suit", 5.0, "bonus for building on a card of the same suit"),
-    ("sideways", 20.0, "penalty for moving a card that already sat where it belongs"),
+    ("empty_row", 1200.0, "bonus for emptying a row"),
+    ("use_space", 500.0, "penalty for putting a card into an empty row"),
+    ("use_cell", 300.0, "penalty for putting a card into a free cell"),
+    ("expose", 400.0, "bonus when the uncovered card can go home at once"),
+    ("dig", 60.0, "bonus per unit of urgency brought one card nearer the top"),
+    ("bury", 160.0, "penalty per unit of urgency covered by the move"),
+    ("same_suit", 200.0, "bonus for building on a card of the same suit"),
+    ("sideways", 0.0, "penalty for moving a card that already sat where it belongs"),
+    ("next_move", 1.0, "times the score of the best move the move makes possible (lookahead)"),
+    ("dead_end", 2000.0, "penalty when the move leaves no legal move and the game is not won"),
 )
+
+NEXT_MOVE = 9
+DEAD_END = 10
+
+
+LAST_RESORT = -1e17  # the score of a move that fixes another base than planned
+
+
+@njit(cache=True)
+def fixes_other_base(rules, state, move):
+    """``move`` plays the first card home (Chessboard) with another rank than planned."""
+    return (
+        state[rules[OFFSET_BASE]] < 0
+        and is_foundation_pile(rules, destination_pile(move))
+        and kernel.top_card(rules, state, source_pile(move)) % 13 != planned_base(rules, state)
+    )
 
 
 @njit(cache=True)
@@ -99,20 +134,61 @@ def move_score(rules, state, move, weights):
 
 
 @njit(cache=True)
-def heuristic_playout(rules, state, zobrist, moves_out, max_moves, weights):
+def best_reply(rules, state, previous, weights, legal, depth):
+    """The score of the best move after ``previous`` (its plain reverse excluded),
+    each counting ``next_move`` times its own best reply while ``depth`` > 1;
+    ``-dead_end`` when no move but that reverse is left and the game is not won."""
+    if kernel.is_won(rules, state):
+        return weights[0]
+    count = kernel.legal_moves(rules, state, legal[depth])
+    reverse = destination_pile(previous) * MOVE_BASE + source_pile(previous)
+    best = -weights[DEAD_END]
+    for i in range(count):
+        move = legal[depth, i]
+        if move == reverse:
+            continue
+        score = move_score(rules, state, move, weights)
+        if depth > 1:
+            kernel.apply_move(rules, state, move)
+            score += weights[NEXT_MOVE] * best_reply(rules, state, move, weights, legal, depth - 1)
+            kernel.undo_move(rules, state, move)
+        if score > best:
+            best = score
+    return best
+
+
+@njit(cache=True)
+def lookahead_score(rules, state, move, weights, legal, depth):
+    """``move_score`` plus ``next_move`` times the best reply within ``depth`` further moves."""
+    score = move_score(rules, state, move, weights)
+    if depth > 0:
+        kernel.apply_move(rules, state, move)
+        score += weights[NEXT_MOVE] * best_reply(rules, state, move, weights, legal, depth)
+        kernel.undo_move(rules, state, move)
+    return score
+
+
+@njit(cache=True)
+def heuristic_playout(rules, state, zobrist, moves_out, max_moves, weights, depth):
     table = seen_table(max_moves)
     add_position(table, kernel.position_hash(rules, state, zobrist))
-    legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
+    legal = np.empty((depth + 1, MAX_LEGAL_MOVES), dtype=np.int32)
     for made in range(max_moves):
         if kernel.is_won(rules, state):
             return END_WON, made
-        count = kernel.legal_moves(rules, state, legal)
+        count = kernel.legal_moves(rules, state, legal[0])
         best = -1
         best_score = -1e18
         for i in range(count):
-            score = move_score(rules, state, legal[i], weights)
-            if score > best_score and not leads_to_seen(rules, state, legal[i], zobrist, table):
-                best = legal[i]
+            move = legal[0, i]
+            if leads_to_seen(rules, state, move, zobrist, table):
+                continue
+            if fixes_other_base(rules, state, move):
+                score = LAST_RESORT
+            else:
+                score = lookahead_score(rules, state, move, weights, legal, depth)
+            if score > best_score:
+                best = move
                 best_score = score
         if best < 0:
             return END_STUCK, made
@@ -127,8 +203,13 @@ class HeuristicPolicy(Policy):
     """A good human's strategy as weighted move features (see the module doc)."""
 
     name = "heuristic"
-    parameters = {name: Param(float, default, doc, low=0.0) for name, default, doc in WEIGHTS}
+    parameters = {
+        **{name: Param(float, default, doc, low=0.0) for name, default, doc in WEIGHTS},
+        "lookahead": Param(int, 1, "further moves searched to score each move (0 = none)", low=0, high=3),
+    }
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         weights = np.array([self.params[name] for name, _, _ in WEIGHTS], dtype=np.float64)
-        return run_compiled(game, state, heuristic_playout, self.params["max_moves"], weights)
+        return run_compiled(
+            game, state, heuristic_playout, self.params["max_moves"], weights, self.params["lookahead"]
+        )
