@@ -11,7 +11,7 @@ from simlab.solver import policy as _solver_policy  # noqa: F401  (registers "so
 __version__ = "0.1.0"
 
 __all__ = [
-    "GAMES", "POLICIES", "Game", "Move", "PlayRecord", "Policy", "State",
+    "GAMES", "POLICIES", "Game", "Move", "PlayRecord", "Policy", "SolveResult", "State",
     "__version__", "deal_rng", "load_config", "make_game", "make_policy", "play_deal", "run",
-    "summarize",
+    "solve", "summarize",
 ]

@@ -44,12 +44,6 @@ class State:
         return hash(self.array.tobytes())
 
 
-class DealtPiles(NamedTuple):
-    """A deal before play: every pile by name, cards bottom to top."""
-
-    piles: dict[str, list[int]]
-
-
 class Game:
     """Base class of every game. Subclasses set the class attributes and ``deal_piles``.
 

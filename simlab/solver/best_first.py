@@ -23,7 +23,8 @@ from simlab.engine.layout import MOVE_BASE, N_CARDS, STATE_SIZE
 from simlab.solver.evaluation import promise
 from simlab.engine.position_set import add, capacity, new_position_set
 from simlab.solver.search import (
-    MAX_BRANCHING, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, ordered_moves, play_safe_moves,
+    MAX_BRANCHING, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, grow, ordered_moves,
+    play_safe_moves,
 )
 
 
@@ -85,19 +86,11 @@ def heap_pop(keys, ids, size):
 
 @njit(cache=True)
 def _grow_rows(pool, needed):
+    """``pool`` if it has a row ``needed``, else a copy with twice the rows."""
     if needed < pool.shape[0]:
         return pool
     bigger = np.empty((2 * pool.shape[0], pool.shape[1]), dtype=pool.dtype)
     bigger[: pool.shape[0]] = pool
-    return bigger
-
-
-@njit(cache=True)
-def _grow(array, needed):
-    if needed < array.shape[0]:
-        return array
-    bigger = np.empty(2 * array.shape[0], dtype=array.dtype)
-    bigger[: array.shape[0]] = array
     return bigger
 
 
@@ -148,11 +141,11 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
                 if nodes >= max_entries:
                     return STATUS_MEMORY, nodes, np.empty(0, dtype=np.int32)
                 pool = _grow_rows(pool, nodes)
-                parent = _grow(parent, nodes)
-                via = _grow(via, nodes)
-                last_moved_to = _grow(last_moved_to, nodes)
-                keys = _grow(keys, nodes)
-                ids = _grow(ids, nodes)
+                parent = grow(parent, nodes)
+                via = grow(via, nodes)
+                last_moved_to = grow(last_moved_to, nodes)
+                keys = grow(keys, nodes)
+                ids = grow(ids, nodes)
                 pool[nodes] = work
                 parent[nodes] = node
                 via[nodes] = move
