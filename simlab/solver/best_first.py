@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.layout import MOVE_BASE, N_CARDS, STATE_SIZE
+from simlab.engine.layout import MOVE_BASE, N_CARDS, N_PILES, STATE_SIZE
 from simlab.solver.evaluation import promise
 from simlab.engine.position_set import add, capacity, new_position_set
 from simlab.solver.search import (
@@ -123,10 +123,14 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
     scores = np.empty(MAX_BRANCHING, dtype=np.float64)
     moves = np.empty(MAX_BRANCHING, dtype=np.int32)
     work = root.copy()
+    whole = np.empty(rules[N_PILES], dtype=np.float64)
+    below_top = np.empty(rules[N_PILES], dtype=np.float64)
     while heap_size > 0:
         node, heap_size = heap_pop(keys, ids, heap_size)
         work[:] = pool[node]
-        count = ordered_moves(rules, work, last_moved_to[node], scratch, scores, moves, 0, 0)
+        count = ordered_moves(
+            rules, work, last_moved_to[node], scratch, scores, moves, 0, 0, whole, below_top
+        )
         for i in range(count):
             move = moves[i]
             kernel.apply_move(rules, work, move)

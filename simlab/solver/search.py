@@ -19,10 +19,11 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS
+from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.position_set import add, capacity, new_position_set
 from simlab.solver.autoplay import next_safe_play
-from simlab.policies.features import cards_until_home, urgency
+from simlab.policies.features import cards_until_home
+from simlab.solver.evaluation import next_ranks
 
 STATUS_WON = 0
 STATUS_LOST = 1
@@ -73,8 +74,36 @@ def ordering_noise(seed, move, state, rules):
     return NOISE_SCALE * np.float64(value >> np.uint64(11)) / 9007199254740992.0
 
 
+URGENCY_WEIGHTS = (4.0, 2.0, 1.0)  # a card needed next, the one after, then the third
+
+
 @njit(cache=True)
-def move_score(rules, state, move):
+def pile_urgencies(rules, state, whole, below_top):
+    """Per row or cell: the urgency of its cards (``whole``) and of all but its top
+    (``below_top``), as ``simlab.policies.features.urgency`` counts it, computed
+    once per position instead of once per move (the search's hottest loop)."""
+    next_rank = np.empty(4, dtype=np.int64)
+    next_ranks(rules, state, next_rank)
+    for pile in range(rules[FIRST_FOUNDATION]):
+        total = 0.0
+        top = 0.0
+        height = kernel.height(rules, state, pile)
+        for index in range(height):
+            card = kernel.card_at(rules, state, pile, index)
+            suit = (card // 13) % 4
+            weight = 0.0
+            if next_rank[suit] >= 0:
+                steps = (card % 13 - next_rank[suit]) % 13
+                if steps < 3:
+                    weight = URGENCY_WEIGHTS[steps]
+            total += weight
+            top = weight
+        whole[pile] = total
+        below_top[pile] = total - top
+
+
+@njit(cache=True)
+def move_score(rules, state, move, whole, below_top):
     """Ordering score: higher is tried first. Home, then builds, then spaces;
     prefer uncovering soon-needed cards and not covering them."""
     source = move // MOVE_BASE
@@ -95,12 +124,12 @@ def move_score(rules, state, move):
             score += 50.0
     elif source < rules[FIRST_CELL]:
         score += 30.0
-    score += 10.0 * (urgency(rules, state, source, 1) - urgency(rules, state, destination, 0))
+    score += 10.0 * (below_top[source] - whole[destination])
     return score
 
 
 @njit(cache=True)
-def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start, noise_seed):
+def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start, noise_seed, whole, below_top):
     """Write the moves worth searching, best first, to ``out[out_start:]``; return the count.
 
     Completeness arguments for what is left out:
@@ -115,6 +144,7 @@ def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start, 
       position stays reachable (back to its old pile gives the parent itself).
     """
     count = kernel.legal_moves(rules, state, scratch)
+    pile_urgencies(rules, state, whole, below_top)
     first_empty_row = -1
     first_empty_cell = -1
     for pile in range(rules[FIRST_CELL]):
@@ -140,7 +170,7 @@ def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start, 
                     continue
             elif destination != first_empty_cell:
                 continue
-        score = move_score(rules, state, move) + ordering_noise(noise_seed, move, state, rules)
+        score = move_score(rules, state, move, whole, below_top) + ordering_noise(noise_seed, move, state, rules)
         # insertion sort, stable: equal scores keep the kernel's order
         position = kept
         while position > 0 and scores[position - 1] < score:
@@ -181,7 +211,9 @@ def depth_first_search(rules, state, zobrist, budget, table_bits, noise_seed):
     nodes = np.int64(1)
     depth = 0
     first[0] = 0
-    count[0] = ordered_moves(rules, state, -1, scratch, scores, arena, 0, noise_seed)
+    whole = np.empty(rules[N_PILES], dtype=np.float64)
+    below_top = np.empty(rules[N_PILES], dtype=np.float64)
+    count[0] = ordered_moves(rules, state, -1, scratch, scores, arena, 0, noise_seed, whole, below_top)
     tried[0] = 0
     log_length = root_autos
     while depth >= 0:
@@ -225,7 +257,7 @@ def depth_first_search(rules, state, zobrist, budget, table_bits, noise_seed):
         start = first[depth - 1] + count[depth - 1]
         arena = grow(arena, start + MAX_BRANCHING)
         first[depth] = start
-        count[depth] = ordered_moves(rules, state, last_moved_to, scratch, scores, arena, start, noise_seed)
+        count[depth] = ordered_moves(rules, state, last_moved_to, scratch, scores, arena, start, noise_seed, whole, below_top)
         tried[depth] = 0
     return STATUS_LOST, nodes, np.empty(0, dtype=np.int32)
 
