@@ -238,11 +238,11 @@ def depth_first_search(rules, state, zobrist, budget, table_bits, noise_seed):
                 kernel.undo_move(rules, state, auto_log[k])
             kernel.undo_move(rules, state, move)
             continue
-        nodes += 1
-        if nodes >= budget:
+        if nodes >= budget:  # checked before counting, so a run never exceeds its budget
             return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
         if nodes >= max_entries:
             return STATUS_MEMORY, nodes, np.empty(0, dtype=np.int32)
+        nodes += 1
         chosen[depth] = move
         autos_end[depth] = new_length
         last_moved_to = move % MOVE_BASE if new_length == log_length else -1
