@@ -391,3 +391,13 @@ def test_heuristic_first_card_home_has_least_buried_rank(chessboard, g):
     else:
         pytest.fail("no card went home")
     assert RANKS.index(first_home[0]) == least_buried(chessboard, state)
+
+
+def test_chessboard_tableau_wrap_is_a_parameter() -> None:
+    """Hoyle's reading (no wrap in the rows): K no longer goes on A of its suit."""
+    # row0: AH      row1: KH      (foundations empty)
+    piles = {"row0": "AH", "row1": "2C KH"}
+    wrapping = make_game("chessboard")
+    plain = make_game("chessboard", tableau_wrap=False)
+    assert ("row1", "row0") in wrapping.legal_moves(wrapping.state_from_piles(piles))
+    assert ("row1", "row0") not in plain.legal_moves(plain.state_from_piles(piles))
