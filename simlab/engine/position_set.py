@@ -29,24 +29,25 @@ def capacity(table):
 
 
 @njit(cache=True)
-def contains(table, key):
+def _slot(table, key):
+    """Where ``key`` is, or the empty slot where it would go (linear probing)."""
     mask = table.shape[0] - 1
     slot = np.int64(key & np.uint64(mask))
-    while table[slot] != 0:
-        if table[slot] == key:
-            return True
+    while table[slot] != 0 and table[slot] != key:
         slot = (slot + 1) & mask
-    return False
+    return slot
+
+
+@njit(cache=True)
+def contains(table, key):
+    return table[_slot(table, key)] == key
 
 
 @njit(cache=True)
 def add(table, key):
     """Add ``key``; return False if it was already there."""
-    mask = table.shape[0] - 1
-    slot = np.int64(key & np.uint64(mask))
-    while table[slot] != 0:
-        if table[slot] == key:
-            return False
-        slot = (slot + 1) & mask
+    slot = _slot(table, key)
+    if table[slot] == key:
+        return False
     table[slot] = key
     return True

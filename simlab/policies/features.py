@@ -12,6 +12,8 @@ from simlab.engine.layout import (
 )
 
 
+URGENCY_WEIGHTS = (4.0, 2.0, 1.0)  # a card needed next, the one after, then the third
+
 @njit(cache=True)
 def is_row(rules, pile):
     return pile < rules[FIRST_CELL]
@@ -92,17 +94,8 @@ def urgency(rules, state, pile, depth_from_top):
     for index in range(h - depth_from_top):
         steps = cards_until_home(rules, state, kernel.card_at(rules, state, pile, index))
         if steps < 3:
-            total += (4.0, 2.0, 1.0)[steps]
+            total += URGENCY_WEIGHTS[steps]
     return total
-
-
-@njit(cache=True)
-def empty_rows(rules, state):
-    count = 0
-    for pile in range(rules[FIRST_CELL]):
-        if kernel.height(rules, state, pile) == 0:
-            count += 1
-    return count
 
 
 @njit(cache=True)

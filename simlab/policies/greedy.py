@@ -24,7 +24,6 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.position_set import add as add_position
 from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
@@ -32,7 +31,7 @@ from simlab.policies.features import (
     destination_pile, foundation_move, is_cell, source_pile, top_is_placed,
 )
 from simlab.policies.playout import (
-    END_MOVE_CAP, END_STUCK, END_WON, leads_to_seen, run_compiled, seen_table,
+    END_STUCK, END_WON, end_at_cap, leads_to_seen, make_move, run_compiled, start_playout,
 )
 from simlab.policies.record import PlayRecord
 
@@ -66,8 +65,7 @@ def greedy_choice(rules, state, legal, count, zobrist, table):
 
 @njit(cache=True)
 def greedy_playout(rules, state, zobrist, moves_out, max_moves):
-    table = seen_table(max_moves)
-    add_position(table, kernel.position_hash(rules, state, zobrist))
+    table = start_playout(rules, state, zobrist, max_moves)
     legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
     for made in range(max_moves):
         if kernel.is_won(rules, state):
@@ -76,10 +74,8 @@ def greedy_playout(rules, state, zobrist, moves_out, max_moves):
         move = greedy_choice(rules, state, legal, count, zobrist, table)
         if move < 0:
             return END_STUCK, made
-        kernel.apply_move(rules, state, move)
-        moves_out[made] = move
-        add_position(table, kernel.position_hash(rules, state, zobrist))
-    return (END_WON if kernel.is_won(rules, state) else END_MOVE_CAP), max_moves
+        make_move(rules, state, move, moves_out, made, zobrist, table)
+    return end_at_cap(rules, state, max_moves)
 
 
 @register_policy

@@ -54,7 +54,6 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.position_set import add as add_position
 from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
 from simlab.engine.layout import MOVE_BASE, OFFSET_BASE
 from simlab.params import Param
@@ -65,7 +64,7 @@ from simlab.policies.features import (
     source_pile, top_is_placed, urgency,
 )
 from simlab.policies.playout import (
-    END_MOVE_CAP, END_STUCK, END_WON, leads_to_seen, run_compiled, seen_table,
+    END_STUCK, END_WON, end_at_cap, leads_to_seen, make_move, run_compiled, start_playout,
 )
 from simlab.policies.record import PlayRecord
 
@@ -170,8 +169,7 @@ def lookahead_score(rules, state, move, weights, legal, depth):
 
 @njit(cache=True)
 def heuristic_playout(rules, state, zobrist, moves_out, max_moves, weights, depth):
-    table = seen_table(max_moves)
-    add_position(table, kernel.position_hash(rules, state, zobrist))
+    table = start_playout(rules, state, zobrist, max_moves)
     legal = np.empty((depth + 1, MAX_LEGAL_MOVES), dtype=np.int32)
     for made in range(max_moves):
         if kernel.is_won(rules, state):
@@ -192,10 +190,8 @@ def heuristic_playout(rules, state, zobrist, moves_out, max_moves, weights, dept
                 best_score = score
         if best < 0:
             return END_STUCK, made
-        kernel.apply_move(rules, state, best)
-        moves_out[made] = best
-        add_position(table, kernel.position_hash(rules, state, zobrist))
-    return (END_WON if kernel.is_won(rules, state) else END_MOVE_CAP), max_moves
+        make_move(rules, state, best, moves_out, made, zobrist, table)
+    return end_at_cap(rules, state, max_moves)
 
 
 @register_policy

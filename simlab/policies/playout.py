@@ -28,6 +28,29 @@ def seen_table(max_moves):
 
 
 @njit(cache=True)
+def start_playout(rules, state, zobrist, max_moves):
+    """The set of positions seen in a playout, holding the start position."""
+    table = seen_table(max_moves)
+    position_set.add(table, kernel.position_hash(rules, state, zobrist))
+    return table
+
+
+@njit(cache=True)
+def make_move(rules, state, move, moves_out, made, zobrist, table):
+    """Play ``move`` as move number ``made`` and remember the position;
+    return False if that position had been seen before."""
+    kernel.apply_move(rules, state, move)
+    moves_out[made] = move
+    return position_set.add(table, kernel.position_hash(rules, state, zobrist))
+
+
+@njit(cache=True)
+def end_at_cap(rules, state, max_moves):
+    """The ending of a playout that used all its moves."""
+    return (END_WON if kernel.is_won(rules, state) else END_MOVE_CAP), max_moves
+
+
+@njit(cache=True)
 def leads_to_seen(rules, state, move, zobrist, table):
     """Whether ``move`` would bring back a position of this game (state restored)."""
     kernel.apply_move(rules, state, move)

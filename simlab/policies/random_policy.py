@@ -11,12 +11,11 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.position_set import add as add_position
 from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
 from simlab.policies.playout import (
-    END_MOVE_CAP, END_REPEAT, END_STUCK, END_WON, run_compiled, seen_table,
+    END_REPEAT, END_STUCK, END_WON, end_at_cap, make_move, run_compiled, start_playout,
 )
 from simlab.policies.record import PlayRecord
 
@@ -24,8 +23,7 @@ from simlab.policies.record import PlayRecord
 @njit(cache=True)
 def random_playout(rules, state, zobrist, moves_out, max_moves, uniforms):
     """Play uniformly random moves; ``uniforms[i]`` in [0, 1) picks move ``i``."""
-    table = seen_table(max_moves)
-    add_position(table, kernel.position_hash(rules, state, zobrist))
+    table = start_playout(rules, state, zobrist, max_moves)
     legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
     for made in range(max_moves):
         if kernel.is_won(rules, state):
@@ -34,11 +32,9 @@ def random_playout(rules, state, zobrist, moves_out, max_moves, uniforms):
         if count == 0:
             return END_STUCK, made
         move = legal[min(int(uniforms[made] * count), count - 1)]
-        kernel.apply_move(rules, state, move)
-        moves_out[made] = move
-        if not add_position(table, kernel.position_hash(rules, state, zobrist)):
+        if not make_move(rules, state, move, moves_out, made, zobrist, table):
             return (END_WON if kernel.is_won(rules, state) else END_REPEAT), made + 1
-    return (END_WON if kernel.is_won(rules, state) else END_MOVE_CAP), max_moves
+    return end_at_cap(rules, state, max_moves)
 
 
 @register_policy

@@ -22,7 +22,7 @@ from simlab.engine import kernel
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.position_set import add, capacity, new_position_set
 from simlab.solver.autoplay import next_safe_play
-from simlab.policies.features import cards_until_home
+from simlab.policies.features import URGENCY_WEIGHTS, cards_until_home
 from simlab.solver.evaluation import next_ranks
 
 STATUS_WON = 0
@@ -72,9 +72,6 @@ def ordering_noise(seed, move, state, rules):
     value = (value ^ (value >> np.uint64(31))) * np.uint64(0x94D049BB133111EB)
     value ^= value >> np.uint64(29)
     return NOISE_SCALE * np.float64(value >> np.uint64(11)) / 9007199254740992.0
-
-
-URGENCY_WEIGHTS = (4.0, 2.0, 1.0)  # a card needed next, the one after, then the third
 
 
 @njit(cache=True)
