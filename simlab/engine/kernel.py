@@ -125,11 +125,14 @@ def legal_moves(rules, state, out):
     first_reserve = rules[FIRST_RESERVE]
     first_foundation = rules[FIRST_FOUNDATION]
     fill = rules[EMPTY_FILL]
+    # by suit, foundation i takes suit i % 4 only: start at the card's suit, step 4
+    foundation_step = 1 if rules[FOUNDATION_MODE] == FOUNDATION_ANY_SUIT else 4
     for source in range(first_foundation):
         card = top_card(rules, state, source)
         if card < 0:
             continue
-        for foundation in range(first_foundation, rules[N_PILES]):
+        first = first_foundation if foundation_step == 1 else first_foundation + (card // 13) % 4
+        for foundation in range(first, rules[N_PILES], foundation_step):
             if foundation_accepts(rules, state, foundation, card):
                 out[count] = source * MOVE_BASE + foundation
                 count += 1
@@ -210,18 +213,35 @@ def pile_hash(rules, state, pile, zobrist):
     return result
 
 
+CELL_SALT = np.uint64(0xD6E8FEB86659FD93)
+BASE_MULTIPLIER = np.uint64(0xA0761D6478BD642F)
+
+
+@njit(cache=True)
+def pile_term(rules, pile, pile_hash_value):
+    """One pile's share of ``position_hash``. Rows (and cells) are summed without
+    their identity, so positions that differ only in the order of rows (cells)
+    hash alike; reserves and foundations keep their identity."""
+    if pile < rules[FIRST_CELL]:
+        return _mix(pile_hash_value)
+    if pile < rules[FIRST_RESERVE]:
+        return _mix(pile_hash_value ^ CELL_SALT)
+    return _mix(pile_hash_value + np.uint64(pile + 1))
+
+
+@njit(cache=True)
+def base_term(rules, state):
+    """The foundations' base rank's share of ``position_hash``."""
+    return _mix(np.uint64(state[rules[OFFSET_BASE]] + 2) * BASE_MULTIPLIER)
+
+
 @njit(cache=True)
 def position_hash(rules, state, zobrist):
     """64-bit hash of a position, equal for positions that differ only in the
     order of rows or of cells (they are interchangeable, so such positions have
-    the same future). Reserves and foundations keep their identity."""
-    total = np.uint64(0)
-    first_reserve = rules[FIRST_RESERVE]
-    for pile in range(first_reserve):  # rows and cells: order-free sum
-        salt = np.uint64(0) if pile < rules[FIRST_CELL] else np.uint64(0xD6E8FEB86659FD93)
-        total += _mix(pile_hash(rules, state, pile, zobrist) ^ salt)
-    for pile in range(first_reserve, rules[N_PILES]):  # identity matters here
-        total += _mix(pile_hash(rules, state, pile, zobrist) + np.uint64(pile + 1))
-    base = state[rules[OFFSET_BASE]] + 2
-    total += _mix(np.uint64(base) * np.uint64(0xA0761D6478BD642F))
+    the same future). Reserves and foundations keep their identity.
+    ``simlab.engine.hashing`` keeps the same value up to date move by move."""
+    total = base_term(rules, state)
+    for pile in range(rules[N_PILES]):
+        total += pile_term(rules, pile, pile_hash(rules, state, pile, zobrist))
     return total

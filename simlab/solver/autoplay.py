@@ -81,12 +81,24 @@ def is_safe(rules, state, card):
 
 
 @njit(cache=True)
+def lowest_foundation(rules, state):
+    """How many cards the emptiest foundation holds."""
+    lowest = 13
+    for pile in range(rules[FIRST_FOUNDATION], rules[N_PILES]):
+        lowest = min(lowest, kernel.height(rules, state, pile))
+    return lowest
+
+
+@njit(cache=True)
 def next_safe_play(rules, state):
     """A safe foundation play available now, or -1."""
     first_foundation = rules[FIRST_FOUNDATION]
+    # Building down regardless of suit: only ranks up to the lowest foundation's
+    # height can be safe; checking that first skips most cards cheaply.
+    highest_safe_rank = lowest_foundation(rules, state) if rules[AUTOPLAY] == AUTOPLAY_DOWN_ANY_SUIT else 12
     for source in range(first_foundation):
         card = kernel.top_card(rules, state, source)
-        if card < 0:
+        if card < 0 or card % 13 > highest_safe_rank:
             continue
         for foundation in range(first_foundation, rules[N_PILES]):
             if kernel.foundation_accepts(rules, state, foundation, card):

@@ -21,10 +21,11 @@ from numba import njit
 from simlab.engine import kernel
 from simlab.engine.layout import MOVE_BASE, N_CARDS, N_PILES, STATE_SIZE
 from simlab.solver.evaluation import promise
+from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_move_tracked
 from simlab.engine.position_set import add, capacity, new_position_set
 from simlab.solver.search import (
     MAX_BRANCHING, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, grow, ordered_moves,
-    play_safe_moves,
+    play_safe_moves, play_safe_moves_tracked, undo_moves_tracked,
 )
 
 
@@ -125,20 +126,22 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
     work = root.copy()
     whole = np.empty(rules[N_PILES], dtype=np.float64)
     below_top = np.empty(rules[N_PILES], dtype=np.float64)
+    pile_hashes = np.empty(rules[N_PILES], dtype=np.uint64)
+    card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
     while heap_size > 0:
         node, heap_size = heap_pop(keys, ids, heap_size)
         work[:] = pool[node]
+        node_key = start_tracking(rules, work, zobrist, pile_hashes, card_piles)
         count = ordered_moves(
-            rules, work, last_moved_to[node], scratch, scores, moves, 0, 0, whole, below_top
+            rules, work, last_moved_to[node], scratch, scores, moves, 0, 0, card_piles, whole, below_top
         )
         for i in range(count):
             move = moves[i]
-            kernel.apply_move(rules, work, move)
-            autos = play_safe_moves(rules, work, auto_log, 0)
+            key = apply_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, node_key)
+            autos, key = play_safe_moves_tracked(rules, work, auto_log, 0, zobrist, pile_hashes, card_piles, key)
             if kernel.is_won(rules, work):
                 path = path_to(parent, via, node, move)
                 return STATUS_WON, nodes + 1, line_to(rules, state, path, len(path))
-            key = kernel.position_hash(rules, work, zobrist)
             if add(table, key):
                 if nodes >= budget:
                     return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
@@ -157,7 +160,8 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
                 priority = promise(rules, work, weights) + promise_noise(noise_seed, key)
                 heap_size = heap_push(keys, ids, heap_size, priority, nodes)
                 nodes += 1
-            work[:] = pool[node]
+            undo_moves_tracked(rules, work, auto_log, 0, autos, zobrist, pile_hashes, card_piles)
+            undo_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, np.uint64(0))
     return STATUS_LOST, nodes, np.empty(0, dtype=np.int32)
 
 

@@ -1,15 +1,16 @@
 """Restarts over a portfolio of searches: how the solver tames the heavy tail.
 
-Measured on Beleaguered Castle: the deals a single search leaves unresolved
-are mostly wins, and how soon a search finds a given win varies wildly with
-the order it tries moves in (deal 186: depth-first search in its plain order
-found nothing in 50,000 positions, with 7 of 11 other orders it won within
-7,600). So the solver runs complete searches in turn, alternating best-first
-and depth-first and changing their move order each run (a seed), with budgets
-following Luby, Sinclair and Zuckerman's universal restart sequence
-1, 1, 2, 1, 1, 2, 4, ... units, for half the budget; the other half goes to
-one long depth-first run (``LUBY_SHARE``). Every strategy is complete, so any
-run that exhausts its positions proves the deal lost.
+Measured on Beleaguered Castle: how soon a search finds a given win varies
+wildly with the order it tries moves in (deal 186: depth-first search in its
+plain order found nothing in 50,000 positions, with 7 of 11 other orders it
+won within 7,600), while proving a loss needs one search that runs long enough
+to see every position. So the solver runs two things side by side, in equal
+slices: short complete searches restarted on Luby, Sinclair and Zuckerman's
+universal sequence 1, 1, 2, 1, 1, 2, 4, ... units, alternating best-first and
+depth-first and changing their move order each run (a seed); and one long
+depth-first search in the plain order, paused and resumed between them. Every
+strategy is complete, so any run that exhausts its positions proves the deal
+lost, and whichever decides first ends the solve.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ import numpy as np
 from simlab.engine import kernel
 from simlab.engine.game import Game
 from simlab.solver.best_first import best_first_search
-from simlab.solver.search import STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, depth_first_search
+from simlab.solver.search import (
+    NODES, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, begin_depth_first, depth_first_search,
+    resume_depth_first,
+)
 
 # Best-first weights: cards home, empty rows, cards where they belong, burial of
 # the next needed cards (see simlab.solver.evaluation.promise). Tried and kept
@@ -27,13 +31,8 @@ from simlab.solver.search import STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STAT
 # and a penalty for cards above lower cards all left more deals unresolved.
 PROMISE_WEIGHTS = np.array([20.0, 10.0, 2.0, 3.0])
 RESTART_UNIT = 2048  # positions in the shortest run
-# Share of the budget for the restarts; the rest goes to one last depth-first run
-# in the plain order, long enough to prove the losses that need hundreds of
-# thousands of positions (restarts never run that long). Measured at a budget of
-# 1M: Beleaguered Castle deals 1-400 left 12 / 9 / 11 unresolved with shares
-# 1.0 / 0.5 / 0.25, the 34 deals 1-1000 that 1.0 left unresolved 34 / 19 / 15;
-# Streets and Alleys deals 1-200 left 12 (1.0) and 8 (0.5).
-LUBY_SHARE = 0.5
+# Share of the budget for the long depth-first search; the restarts get the rest.
+LONG_SHARE = 0.5
 
 
 def luby(index: int) -> int:
@@ -46,10 +45,11 @@ def luby(index: int) -> int:
     return luby(index - (1 << (k - 1)) + 1)
 
 
-def run_strategy(game: Game, start: np.ndarray, run: int, budget: int, table_bits: int) -> tuple:
-    """Run number ``run`` (from 1): odd runs best-first, even runs depth-first;
-    run 1 and 2 in the plain order, later runs reordered by their number."""
-    seed = 0 if run <= 2 else run
+def restart(game: Game, start: np.ndarray, run: int, budget: int, table_bits: int) -> tuple:
+    """Restart number ``run`` (from 1): odd runs best-first, even runs depth-first,
+    each reordered by its number (run 1 in the plain order; the long search
+    already covers depth-first search in the plain order)."""
+    seed = 0 if run == 1 else run
     if run % 2 == 1:
         return best_first_search(
             game.rules, start.copy(), kernel.ZOBRIST, budget, table_bits, PROMISE_WEIGHTS, seed
@@ -58,27 +58,35 @@ def run_strategy(game: Game, start: np.ndarray, run: int, budget: int, table_bit
 
 
 def portfolio_search(game: Game, start: np.ndarray, budget: int, table_bits: int) -> tuple[int, int, np.ndarray]:
-    """Restart complete searches, then run one long search, until one decides or
-    ``budget`` positions are spent.
+    """Alternate restarts and slices of one long depth-first search until one
+    decides or ``budget`` positions are spent.
 
     Returns:
         (status, nodes, moves) as ``depth_first_search``; nodes add up every run.
     """
-    spent = 0
+    long_budget = max(1, int(budget * LONG_SHARE))
+    long_run = begin_depth_first(game.rules, start.copy(), kernel.ZOBRIST, long_budget, table_bits, 0)
+    long_done = 0  # positions the long search has seen
+    restarts_spent = 0
     run = 0
     out_of_memory = False
-    restart_budget = int(budget * LUBY_SHARE)
-    while spent < budget:
-        if spent < restart_budget:
-            run += 1
-            number, share = run, min(RESTART_UNIT * luby(run), restart_budget - spent)
-        elif out_of_memory:
-            break  # a long run would only fill the table again
-        else:
-            number, share = 2, budget - spent  # the long run: plain depth-first
-        status, nodes, moves = run_strategy(game, start, number, share, table_bits)
-        spent += int(nodes)
+    while restarts_spent + long_done < budget:
+        run += 1
+        share = min(RESTART_UNIT * luby(run), max(0, budget - long_budget - restarts_spent))
+        if share > 0:
+            status, nodes, moves = restart(game, start, run, share, table_bits)
+            restarts_spent += int(nodes)
+            if status in (STATUS_WON, STATUS_LOST):
+                return status, restarts_spent + long_done, moves
+            out_of_memory = out_of_memory or status == STATUS_MEMORY
+        limit = long_budget if share == 0 else min(long_budget, long_done + share * LONG_SHARE / (1 - LONG_SHARE))
+        status, moves, long_run = resume_depth_first(game.rules, kernel.ZOBRIST, 0, long_run, int(limit))
+        long_done = int(long_run[3][NODES])
         if status in (STATUS_WON, STATUS_LOST):
-            return status, spent, moves
-        out_of_memory = out_of_memory or status == STATUS_MEMORY
-    return (STATUS_MEMORY if out_of_memory else STATUS_BUDGET), spent, np.empty(0, np.int32)
+            return status, restarts_spent + long_done, moves
+        if status == STATUS_MEMORY:
+            out_of_memory = True
+            long_budget = long_done  # the long search cannot go on: give the rest to restarts
+        if share == 0 and long_done >= long_budget:
+            break
+    return (STATUS_MEMORY if out_of_memory else STATUS_BUDGET), restarts_spent + long_done, np.empty(0, np.int32)

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
+from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_move_tracked
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.position_set import add, capacity, new_position_set
 from simlab.solver.autoplay import next_safe_play
@@ -54,6 +55,26 @@ def play_safe_moves(rules, state, log, log_length):
     return log_length
 
 
+@njit(cache=True)
+def play_safe_moves_tracked(rules, state, log, log_length, zobrist, pile_hashes, card_piles, key):
+    """``play_safe_moves`` keeping the tracked facts and the position hash ``key``
+    up to date (``simlab.engine.incremental``); return (new log length, new key)."""
+    move = next_safe_play(rules, state)
+    while move >= 0:
+        key = apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, key)
+        log[log_length] = move
+        log_length += 1
+        move = next_safe_play(rules, state)
+    return log_length, key
+
+
+@njit(cache=True)
+def undo_moves_tracked(rules, state, log, start, end, zobrist, pile_hashes, card_piles):
+    """Undo ``log[start:end]``, last first, keeping the tracked facts."""
+    for k in range(end - 1, start - 1, -1):
+        undo_move_tracked(rules, state, log[k], zobrist, pile_hashes, card_piles, np.uint64(0))
+
+
 NOISE_SCALE = 60.0  # about one category step of ``move_score``: reorders near-equal moves
 
 
@@ -75,28 +96,32 @@ def ordering_noise(seed, move, state, rules):
 
 
 @njit(cache=True)
-def pile_urgencies(rules, state, whole, below_top):
-    """Per row or cell: the urgency of its cards (``whole``) and of all but its top
-    (``below_top``), as ``simlab.policies.features.urgency`` counts it, computed
-    once per position instead of once per move (the search's hottest loop)."""
+def pile_urgencies(rules, state, card_piles, whole, below_top):
+    """Per row, cell or reserve: the urgency of its cards (``whole``) and of all
+    but its top (``below_top``), as ``simlab.policies.features.urgency`` counts
+    it, computed once per position instead of once per move (the search's
+    hottest loop). Only the three next cards of each suit's foundation count, so
+    they are looked up where ``card_piles`` says they are."""
     next_rank = np.empty(4, dtype=np.int64)
     next_ranks(rules, state, next_rank)
-    for pile in range(rules[FIRST_FOUNDATION]):
-        total = 0.0
-        top = 0.0
-        height = kernel.height(rules, state, pile)
-        for index in range(height):
-            card = kernel.card_at(rules, state, pile, index)
-            suit = (card // 13) % 4
-            weight = 0.0
-            if next_rank[suit] >= 0:
-                steps = (card % 13 - next_rank[suit]) % 13
-                if steps < 3:
-                    weight = URGENCY_WEIGHTS[steps]
-            total += weight
-            top = weight
-        whole[pile] = total
-        below_top[pile] = total - top
+    first_foundation = rules[FIRST_FOUNDATION]
+    whole[:first_foundation] = 0.0
+    for suit in range(4):
+        if next_rank[suit] < 0:
+            continue
+        for steps in range(3):
+            rank = (next_rank[suit] + steps) % 13
+            for deck in range(rules[N_CARDS] // 52):
+                pile = card_piles[deck * 52 + suit * 13 + rank]
+                if pile < first_foundation:
+                    whole[pile] += URGENCY_WEIGHTS[steps]
+    for pile in range(first_foundation):
+        below_top[pile] = whole[pile]
+        card = kernel.top_card(rules, state, pile)
+        if card >= 0:
+            steps = (card % 13 - next_rank[(card // 13) % 4]) % 13
+            if next_rank[(card // 13) % 4] >= 0 and steps < 3:
+                below_top[pile] -= URGENCY_WEIGHTS[steps]
 
 
 @njit(cache=True)
@@ -126,7 +151,9 @@ def move_score(rules, state, move, whole, below_top):
 
 
 @njit(cache=True)
-def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start, noise_seed, whole, below_top):
+def ordered_moves(
+    rules, state, last_moved_to, scratch, scores, out, out_start, noise_seed, card_piles, whole, below_top
+):
     """Write the moves worth searching, best first, to ``out[out_start:]``; return the count.
 
     Completeness arguments for what is left out:
@@ -141,7 +168,7 @@ def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start, 
       position stays reachable (back to its old pile gives the parent itself).
     """
     count = kernel.legal_moves(rules, state, scratch)
-    pile_urgencies(rules, state, whole, below_top)
+    pile_urgencies(rules, state, card_piles, whole, below_top)
     first_empty_row = -1
     first_empty_cell = -1
     for pile in range(rules[FIRST_CELL]):
@@ -180,65 +207,105 @@ def ordered_moves(rules, state, last_moved_to, scratch, scores, out, out_start, 
     return kept
 
 
+# Slots of a depth-first search's ``counters`` array (see ``begin_depth_first``).
+NODES = 0  # distinct positions searched so far
+DEPTH = 1  # depth of the position being expanded (-1 once the search is exhausted)
+LOG_LENGTH = 2  # automatic plays logged along the current line
+ROOT_AUTOS = 3  # automatic plays made at the start
+MAX_ENTRIES = 4  # positions the table takes before it is too full
+
+
 @njit(cache=True)
-def depth_first_search(rules, state, zobrist, budget, table_bits, noise_seed):
-    """Search from ``state`` (modified in place and restored only on failure).
+def begin_depth_first(rules, state, zobrist, budget, table_bits, noise_seed):
+    """A depth-first search from ``state``, ready for ``resume_depth_first``.
 
-    A non-zero ``noise_seed`` reorders near-equal moves (see ``ordering_noise``).
-
-    Returns:
-        (status, nodes, moves): ``STATUS_*``; distinct positions searched; on a
-        win every move from the start, automatic plays included, else empty.
+    The search is a tuple of arrays (numba keeps no objects between calls) so
+    that it can be paused and resumed: the solver's portfolio runs one long
+    search in slices between its restarts. ``state`` becomes the search's own.
+    ``budget`` sizes the transposition table (at most ``2**table_bits`` slots).
     """
     table = new_position_set(budget, table_bits)  # no larger than the budget needs
-    max_entries = capacity(table)
-    scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
-    scores = np.empty(MAX_BRANCHING, dtype=np.float64)
     auto_log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)  # at most every card goes home once
-    root_autos = play_safe_moves(rules, state, auto_log, 0)
+    counters = np.zeros(5, dtype=np.int64)
+    counters[ROOT_AUTOS] = play_safe_moves(rules, state, auto_log, 0)
+    counters[LOG_LENGTH] = counters[ROOT_AUTOS]
+    counters[MAX_ENTRIES] = capacity(table)
     arena = np.empty(4096, dtype=np.int32)
-    first = np.empty(1024, dtype=np.int64)  # per depth: where its moves start in the arena
-    count = np.empty(1024, dtype=np.int64)  # per depth: how many moves
-    tried = np.empty(1024, dtype=np.int64)  # per depth: how many already tried
+    first = np.zeros(1024, dtype=np.int64)  # per depth: where its moves start in the arena
+    count = np.zeros(1024, dtype=np.int64)  # per depth: how many moves
+    tried = np.zeros(1024, dtype=np.int64)  # per depth: how many already tried
     autos_end = np.empty(1024, dtype=np.int64)  # per depth: auto_log length after its move
     chosen = np.empty(1024, dtype=np.int32)  # per depth: the move taken to go deeper
-    if kernel.is_won(rules, state):
-        return STATUS_WON, np.int64(1), auto_log[:root_autos].copy()
-    add(table, kernel.position_hash(rules, state, zobrist))
-    nodes = np.int64(1)
-    depth = 0
-    first[0] = 0
+    keys = np.empty(1024, dtype=np.uint64)  # per depth: the hash of the position there
+    pile_hashes = np.empty(rules[N_PILES], dtype=np.uint64)
+    card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
+    keys[0] = start_tracking(rules, state, zobrist, pile_hashes, card_piles)
+    add(table, keys[0])
+    counters[NODES] = 1
+    if not kernel.is_won(rules, state):
+        whole = np.empty(rules[N_PILES], dtype=np.float64)
+        below_top = np.empty(rules[N_PILES], dtype=np.float64)
+        scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
+        scores = np.empty(MAX_BRANCHING, dtype=np.float64)
+        count[0] = ordered_moves(
+            rules, state, -1, scratch, scores, arena, 0, noise_seed, card_piles, whole, below_top
+        )
+    return (state, table, auto_log, counters, arena, first, count, tried, autos_end, chosen, keys,
+            pile_hashes, card_piles)
+
+
+@njit(cache=True)
+def resume_depth_first(rules, zobrist, noise_seed, search, node_limit):
+    """Run ``search`` (from ``begin_depth_first``) until it decides or has
+    searched ``node_limit`` positions in all.
+
+    Returns:
+        (status, moves, search): ``STATUS_*`` (``STATUS_BUDGET`` when paused at
+        the limit); on a win every move from the start, automatic plays
+        included, else empty; the search to resume (its arrays may have grown).
+    """
+    (state, table, auto_log, counters, arena, first, count, tried, autos_end, chosen, keys,
+     pile_hashes, card_piles) = search
+    scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
+    scores = np.empty(MAX_BRANCHING, dtype=np.float64)
     whole = np.empty(rules[N_PILES], dtype=np.float64)
     below_top = np.empty(rules[N_PILES], dtype=np.float64)
-    count[0] = ordered_moves(rules, state, -1, scratch, scores, arena, 0, noise_seed, whole, below_top)
-    tried[0] = 0
-    log_length = root_autos
+    nodes = counters[NODES]
+    depth = counters[DEPTH]
+    log_length = counters[LOG_LENGTH]
+    root_autos = counters[ROOT_AUTOS]
+    status = STATUS_LOST
+    moves = np.empty(0, dtype=np.int32)
+    if kernel.is_won(rules, state) and depth == 0 and nodes == 1:
+        status, moves, depth = STATUS_WON, auto_log[:root_autos].copy(), -1
     while depth >= 0:
         if tried[depth] == count[depth]:
             depth -= 1
             if depth >= 0:
-                for k in range(autos_end[depth] - 1, (autos_end[depth - 1] if depth > 0 else root_autos) - 1, -1):
-                    kernel.undo_move(rules, state, auto_log[k])
                 log_length = autos_end[depth - 1] if depth > 0 else root_autos
-                kernel.undo_move(rules, state, chosen[depth])
+                undo_moves_tracked(rules, state, auto_log, log_length, autos_end[depth], zobrist, pile_hashes, card_piles)
+                undo_move_tracked(rules, state, chosen[depth], zobrist, pile_hashes, card_piles, np.uint64(0))
             continue
+        if nodes >= node_limit:  # checked before a move, so a search never exceeds its limit
+            status = STATUS_BUDGET
+            break
+        if nodes >= counters[MAX_ENTRIES]:
+            status = STATUS_MEMORY
+            break
         move = arena[first[depth] + tried[depth]]
         tried[depth] += 1
-        kernel.apply_move(rules, state, move)
-        new_length = play_safe_moves(rules, state, auto_log, log_length)
+        key = apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, keys[depth])
+        new_length, key = play_safe_moves_tracked(rules, state, auto_log, log_length, zobrist, pile_hashes, card_piles, key)
         if kernel.is_won(rules, state):
             chosen[depth] = move
             autos_end[depth] = new_length
-            return STATUS_WON, nodes + 1, winning_line(chosen, autos_end, auto_log, root_autos, depth)
-        if not add(table, kernel.position_hash(rules, state, zobrist)):
-            for k in range(new_length - 1, log_length - 1, -1):
-                kernel.undo_move(rules, state, auto_log[k])
-            kernel.undo_move(rules, state, move)
+            status, moves = STATUS_WON, winning_line(chosen, autos_end, auto_log, root_autos, depth)
+            nodes += 1
+            break
+        if not add(table, key):
+            undo_moves_tracked(rules, state, auto_log, log_length, new_length, zobrist, pile_hashes, card_piles)
+            undo_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, np.uint64(0))
             continue
-        if nodes >= budget:  # checked before counting, so a run never exceeds its budget
-            return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
-        if nodes >= max_entries:
-            return STATUS_MEMORY, nodes, np.empty(0, dtype=np.int32)
         nodes += 1
         chosen[depth] = move
         autos_end[depth] = new_length
@@ -251,12 +318,36 @@ def depth_first_search(rules, state, zobrist, budget, table_bits, noise_seed):
             tried = grow(tried, depth + 1)
             autos_end = grow(autos_end, depth + 1)
             chosen = grow(chosen, depth + 1)
+            keys = grow(keys, depth + 1)
+        keys[depth] = key
         start = first[depth - 1] + count[depth - 1]
         arena = grow(arena, start + MAX_BRANCHING)
         first[depth] = start
-        count[depth] = ordered_moves(rules, state, last_moved_to, scratch, scores, arena, start, noise_seed, whole, below_top)
+        count[depth] = ordered_moves(
+            rules, state, last_moved_to, scratch, scores, arena, start, noise_seed, card_piles, whole, below_top
+        )
         tried[depth] = 0
-    return STATUS_LOST, nodes, np.empty(0, dtype=np.int32)
+    counters[NODES] = nodes
+    counters[DEPTH] = depth
+    counters[LOG_LENGTH] = log_length
+    return status, moves, (state, table, auto_log, counters, arena, first, count, tried, autos_end, chosen,
+                           keys, pile_hashes, card_piles)
+
+
+@njit(cache=True)
+def depth_first_search(rules, state, zobrist, budget, table_bits, noise_seed):
+    """Search from ``state`` (modified in place and restored only on failure)
+    until it decides or has searched ``budget`` distinct positions.
+
+    A non-zero ``noise_seed`` reorders near-equal moves (see ``ordering_noise``).
+
+    Returns:
+        (status, nodes, moves): ``STATUS_*``; distinct positions searched; on a
+        win every move from the start, automatic plays included, else empty.
+    """
+    search = begin_depth_first(rules, state, zobrist, budget, table_bits, noise_seed)
+    status, moves, search = resume_depth_first(rules, zobrist, noise_seed, search, budget)
+    return status, search[3][NODES], moves
 
 
 @njit(cache=True)

@@ -1,0 +1,64 @@
+"""Facts about a position kept up to date move by move instead of recomputed:
+its ``kernel.position_hash`` and the pile each card is in.
+
+The solver needs both for every move it tries. The hash is a sum of one term
+per pile, and a pile's own hash is the XOR of a key per (card, height), so a
+move changes two pile hashes by one XOR each and the total by four mixes:
+about 10 ns against 170 ns for the full hash of a Beleaguered Castle position
+(measured). ``pile_hashes`` holds each pile's own hash and ``card_piles`` the
+pile of each card; the caller keeps the total.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simlab.engine import kernel
+from simlab.engine.layout import MOVE_BASE, N_PILES
+
+
+@njit(cache=True)
+def start_tracking(rules, state, zobrist, pile_hashes, card_piles):
+    """Fill ``pile_hashes`` and ``card_piles`` for ``state``; return its ``position_hash``."""
+    total = kernel.base_term(rules, state)
+    for pile in range(rules[N_PILES]):
+        pile_hashes[pile] = kernel.pile_hash(rules, state, pile, zobrist)
+        total += kernel.pile_term(rules, pile, pile_hashes[pile])
+        for index in range(kernel.height(rules, state, pile)):
+            card_piles[kernel.card_at(rules, state, pile, index)] = pile
+    return total
+
+
+@njit(cache=True)
+def _move_card(rules, state, source, destination, zobrist, pile_hashes, card_piles, total):
+    """Update the tracked facts and ``total`` for the top card of ``source``
+    going onto ``destination`` (the state itself is not changed here)."""
+    source_height = kernel.height(rules, state, source) - 1
+    card = kernel.card_at(rules, state, source, source_height)
+    destination_height = kernel.height(rules, state, destination)
+    total -= kernel.pile_term(rules, source, pile_hashes[source])
+    total -= kernel.pile_term(rules, destination, pile_hashes[destination])
+    pile_hashes[source] ^= zobrist[card, source_height]
+    pile_hashes[destination] ^= zobrist[card, destination_height]
+    total += kernel.pile_term(rules, source, pile_hashes[source])
+    total += kernel.pile_term(rules, destination, pile_hashes[destination])
+    card_piles[card] = destination
+    return total
+
+
+@njit(cache=True)
+def apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, total):
+    """``kernel.apply_move`` that keeps the tracked facts; return the new position's hash."""
+    base_before = kernel.base_term(rules, state)
+    total = _move_card(rules, state, move // MOVE_BASE, move % MOVE_BASE, zobrist, pile_hashes, card_piles, total)
+    kernel.apply_move(rules, state, move)
+    return total - base_before + kernel.base_term(rules, state)
+
+
+@njit(cache=True)
+def undo_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, total):
+    """``kernel.undo_move`` that keeps the tracked facts; return the old position's hash."""
+    base_before = kernel.base_term(rules, state)
+    total = _move_card(rules, state, move % MOVE_BASE, move // MOVE_BASE, zobrist, pile_hashes, card_piles, total)
+    kernel.undo_move(rules, state, move)
+    return total - base_before + kernel.base_term(rules, state)
