@@ -78,3 +78,32 @@ def test_row_order_does_not_change_the_tracked_hash():
     piles["row0"], piles["row3"] = piles["row3"], piles["row0"]
     swapped = game.state_from_piles(piles)
     assert fresh_tracking(game, state.array.copy())[0] == fresh_tracking(game, swapped.array.copy())[0]
+
+
+def test_a_grown_position_set_keeps_every_hash():
+    from simlab.engine.position_set import add, capacity, contains, grown, new_position_set
+
+    generator = np.random.default_rng(7)
+    keys = generator.integers(1, 2**63, size=5000, dtype=np.int64).astype(np.uint64)
+    table = new_position_set(1000, 20)
+    for key in keys[: capacity(table)]:
+        assert add(table, key)
+    bigger = grown(table)
+    assert bigger.shape[0] == 2 * table.shape[0]
+    assert all(contains(bigger, key) for key in keys[: capacity(table)])
+    assert not any(contains(bigger, key) for key in keys[capacity(table):])
+
+
+def test_the_table_grows_as_the_search_needs_up_to_its_cap():
+    """Beleaguered Castle deal 229 is lost in about 300,000 positions: the table
+    starts at 65,536 entries and grows until the proof fits; capped at 2**18
+    slots (196,608 usable) it cannot, and the search says so (never "lost")."""
+    from simlab.solver.search import ORDER_GUIDED, STATUS_LOST, depth_first_search
+    import simlab.solver.search as search
+
+    game = make_game("beleaguered_castle")
+    start = game.initial_state(229).array
+    grown_run = depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, 2_000_000, 22, ORDER_GUIDED, 0)
+    assert grown_run[0] == STATUS_LOST and grown_run[1] > 4 * search.FIRST_TABLE_ENTRIES
+    capped = depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, 2_000_000, 18, ORDER_GUIDED, 0)
+    assert capped[0] != STATUS_LOST, "a table capped at 2**18 slots cannot hold the proof"

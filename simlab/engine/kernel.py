@@ -127,6 +127,10 @@ def legal_moves(rules, state, out):
     fill = rules[EMPTY_FILL]
     # by suit, foundation i takes suit i % 4 only: start at the card's suit, step 4
     foundation_step = 1 if rules[FOUNDATION_MODE] == FOUNDATION_ANY_SUIT else 4
+    plain_down_any_suit = rules[BUILD] == BUILD_DOWN_ANY_SUIT and rules[WRAP] == 0
+    row_tops = np.empty(first_cell, dtype=np.int64)  # read once, not once per source
+    for row in range(first_cell):
+        row_tops[row] = top_card(rules, state, row)
     for source in range(first_foundation):
         card = top_card(rules, state, source)
         if card < 0:
@@ -136,12 +140,16 @@ def legal_moves(rules, state, out):
             if foundation_accepts(rules, state, foundation, card):
                 out[count] = source * MOVE_BASE + foundation
                 count += 1
+        fills_space = fill == FILL_ANY or (fill == FILL_KINGS and card % 13 == 12)
+        rank = card % 13
         for row in range(first_cell):
+            target = row_tops[row]
             if row == source:
                 continue
-            target = top_card(rules, state, row)
             if target < 0:
-                allowed = fill == FILL_ANY or (fill == FILL_KINGS and card % 13 == 12)
+                allowed = fills_space
+            elif plain_down_any_suit:  # the Castle family's rule, without a call
+                allowed = target % 13 == rank + 1
             else:
                 allowed = can_build(rules, card, target)
             if allowed:

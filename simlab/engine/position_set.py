@@ -23,6 +23,23 @@ def new_position_set(entries, max_bits):
 
 
 @njit(cache=True)
+def grown(table):
+    """A set twice as large holding the same hashes (so a search can start with
+    a small table, cheap to clear, and grow it only as it needs)."""
+    bigger = np.zeros(2 * table.shape[0], dtype=np.uint64)
+    for key in table:
+        if key != 0:
+            bigger[_slot(bigger, key)] = key
+    return bigger
+
+
+@njit(cache=True)
+def can_grow(table, max_bits):
+    """Whether ``grown(table)`` stays within ``2**max_bits`` slots."""
+    return table.shape[0] < (np.int64(1) << max_bits)
+
+
+@njit(cache=True)
 def capacity(table):
     """How many hashes the set takes before it is ``MAX_LOAD`` full."""
     return np.int64(MAX_LOAD * table.shape[0])

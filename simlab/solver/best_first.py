@@ -22,9 +22,9 @@ from simlab.engine import kernel
 from simlab.engine.layout import MOVE_BASE, N_CARDS, N_PILES, STATE_SIZE
 from simlab.solver.evaluation import promise
 from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_move_tracked
-from simlab.engine.position_set import add, capacity, new_position_set
+from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
 from simlab.solver.search import (
-    MAX_BRANCHING, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, grow, ordered_moves,
+    FIRST_TABLE_ENTRIES, MAX_BRANCHING, ORDER_GUIDED, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, grow, ordered_moves,
     play_safe_moves, play_safe_moves_tracked, undo_moves_tracked,
 )
 
@@ -100,7 +100,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
     """Search from ``state`` (left unchanged). Returns (status, nodes, moves)
     like ``simlab.solver.search.depth_first_search``. A non-zero ``noise_seed``
     adds a reproducible jitter to each position's promise (for restarts)."""
-    table = new_position_set(budget, table_bits)
+    table = new_position_set(min(budget, FIRST_TABLE_ENTRIES), table_bits)
     max_entries = capacity(table)
     root = state.copy()
     auto_log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)
@@ -133,7 +133,8 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
         work[:] = pool[node]
         node_key = start_tracking(rules, work, zobrist, pile_hashes, card_piles)
         count = ordered_moves(
-            rules, work, last_moved_to[node], scratch, scores, moves, 0, 0, card_piles, whole, below_top
+            rules, work, last_moved_to[node], scratch, scores, moves, 0, ORDER_GUIDED, 0, node_key, card_piles, whole,
+            below_top,
         )
         for i in range(count):
             move = moves[i]
@@ -146,7 +147,10 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
                 if nodes >= budget:
                     return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
                 if nodes >= max_entries:
-                    return STATUS_MEMORY, nodes, np.empty(0, dtype=np.int32)
+                    if not can_grow(table, table_bits):
+                        return STATUS_MEMORY, nodes, np.empty(0, dtype=np.int32)
+                    table = grown(table)
+                    max_entries = capacity(table)
                 pool = _grow_rows(pool, nodes)
                 parent = grow(parent, nodes)
                 via = grow(via, nodes)

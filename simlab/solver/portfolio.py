@@ -21,7 +21,7 @@ from simlab.engine import kernel
 from simlab.engine.game import Game
 from simlab.solver.best_first import best_first_search
 from simlab.solver.search import (
-    NODES, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, begin_depth_first, depth_first_search,
+    NODES, ORDER_GUIDED, ORDER_JITTERED, ORDER_SHUFFLED, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, begin_depth_first, depth_first_search,
     resume_depth_first,
 )
 
@@ -45,16 +45,22 @@ def luby(index: int) -> int:
     return luby(index - (1 << (k - 1)) + 1)
 
 
+# The restarts take turns over these strategies (see ``restart``).
+RESTART_STRATEGIES = ("best_first", "shuffled_depth_first")
+
+
 def restart(game: Game, start: np.ndarray, run: int, budget: int, table_bits: int) -> tuple:
-    """Restart number ``run`` (from 1): odd runs best-first, even runs depth-first,
-    each reordered by its number (run 1 in the plain order; the long search
-    already covers depth-first search in the plain order)."""
-    seed = 0 if run == 1 else run
-    if run % 2 == 1:
+    """Restart number ``run`` (from 1), seeded by its number, with the strategy
+    whose turn it is: best-first search (the first in its plain order),
+    depth-first search in a shuffled move order, or depth-first search in the
+    guided order with a jitter."""
+    strategy = RESTART_STRATEGIES[(run - 1) % len(RESTART_STRATEGIES)]
+    if strategy == "best_first":
         return best_first_search(
-            game.rules, start.copy(), kernel.ZOBRIST, budget, table_bits, PROMISE_WEIGHTS, seed
+            game.rules, start.copy(), kernel.ZOBRIST, budget, table_bits, PROMISE_WEIGHTS, 0 if run == 1 else run
         )
-    return depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, budget, table_bits, seed)
+    order = ORDER_SHUFFLED if strategy == "shuffled_depth_first" else ORDER_JITTERED
+    return depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, budget, table_bits, order, run)
 
 
 def portfolio_search(game: Game, start: np.ndarray, budget: int, table_bits: int) -> tuple[int, int, np.ndarray]:
@@ -65,7 +71,7 @@ def portfolio_search(game: Game, start: np.ndarray, budget: int, table_bits: int
         (status, nodes, moves) as ``depth_first_search``; nodes add up every run.
     """
     long_budget = max(1, int(budget * LONG_SHARE))
-    long_run = begin_depth_first(game.rules, start.copy(), kernel.ZOBRIST, long_budget, table_bits, 0)
+    long_run = begin_depth_first(game.rules, start.copy(), kernel.ZOBRIST, long_budget, table_bits, ORDER_GUIDED, 0)
     long_done = 0  # positions the long search has seen
     restarts_spent = 0
     run = 0
@@ -80,7 +86,7 @@ def portfolio_search(game: Game, start: np.ndarray, budget: int, table_bits: int
                 return status, restarts_spent + long_done, moves
             out_of_memory = out_of_memory or status == STATUS_MEMORY
         limit = long_budget if share == 0 else min(long_budget, long_done + share * LONG_SHARE / (1 - LONG_SHARE))
-        status, moves, long_run = resume_depth_first(game.rules, kernel.ZOBRIST, 0, long_run, int(limit))
+        status, moves, long_run = resume_depth_first(game.rules, kernel.ZOBRIST, ORDER_GUIDED, 0, long_run, int(limit))
         long_done = int(long_run[3][NODES])
         if status in (STATUS_WON, STATUS_LOST):
             return status, restarts_spent + long_done, moves

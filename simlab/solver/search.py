@@ -21,7 +21,7 @@ from numba import njit
 from simlab.engine import kernel
 from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_move_tracked
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS, N_PILES
-from simlab.engine.position_set import add, capacity, new_position_set
+from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
 from simlab.solver.autoplay import next_safe_play
 from simlab.policies.features import URGENCY_WEIGHTS, cards_until_home
 from simlab.solver.evaluation import next_ranks
@@ -75,24 +75,25 @@ def undo_moves_tracked(rules, state, log, start, end, zobrist, pile_hashes, card
         undo_move_tracked(rules, state, log[k], zobrist, pile_hashes, card_piles, np.uint64(0))
 
 
-NOISE_SCALE = 60.0  # about one category step of ``move_score``: reorders near-equal moves
+# How a depth-first search orders its moves (each prunes the same moves, so each is complete).
+ORDER_GUIDED = 0  # best first by ``move_score``
+ORDER_JITTERED = 1  # ``move_score`` plus a seeded jitter that reorders near-equal moves
+ORDER_SHUFFLED = 2  # a seeded pseudo-random order, different in every position
+NOISE_SCALE = 60.0  # the jitter: about one category step of ``move_score``
 
 
 @njit(cache=True)
-def ordering_noise(seed, move, state, rules):
-    """A reproducible pseudo-random number in [0, NOISE_SCALE) for a move, or 0
-    for seed 0. Different seeds give the differently ordered searches that the
-    solver's restarts take turns with (the pruning does not depend on it)."""
-    if seed == 0:
-        return 0.0
-    source = move // MOVE_BASE
-    destination = move % MOVE_BASE
+def seeded_fraction(seed, move, position_key):
+    """A reproducible pseudo-random number in [0, 1) for a move in a position
+    (splitmix64 of the seed, the move and the position's hash)."""
     value = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15)
     value ^= np.uint64(move) * np.uint64(0xBF58476D1CE4E5B9)
-    value ^= np.uint64(kernel.height(rules, state, source) * 64 + kernel.height(rules, state, destination))
+    value ^= position_key
     value = (value ^ (value >> np.uint64(31))) * np.uint64(0x94D049BB133111EB)
     value ^= value >> np.uint64(29)
-    return NOISE_SCALE * np.float64(value >> np.uint64(11)) / 9007199254740992.0
+    value = (value ^ (value >> np.uint64(32))) * np.uint64(0xD6E8FEB86659FD93)
+    value ^= value >> np.uint64(32)
+    return np.float64(value >> np.uint64(11)) / 9007199254740992.0
 
 
 @njit(cache=True)
@@ -152,9 +153,12 @@ def move_score(rules, state, move, whole, below_top):
 
 @njit(cache=True)
 def ordered_moves(
-    rules, state, last_moved_to, scratch, scores, out, out_start, noise_seed, card_piles, whole, below_top
+    rules, state, last_moved_to, scratch, scores, out, out_start, order, seed, position_key, card_piles, whole,
+    below_top,
 ):
-    """Write the moves worth searching, best first, to ``out[out_start:]``; return the count.
+    """Write the moves worth searching to ``out[out_start:]`` in the order
+    ``order`` (``ORDER_*``, with ``seed`` and the position's hash
+    ``position_key`` for the seeded ones); return the count.
 
     Completeness arguments for what is left out:
     - A lone card into an empty row gives the same position (rows are interchangeable).
@@ -168,7 +172,8 @@ def ordered_moves(
       position stays reachable (back to its old pile gives the parent itself).
     """
     count = kernel.legal_moves(rules, state, scratch)
-    pile_urgencies(rules, state, card_piles, whole, below_top)
+    if order != ORDER_SHUFFLED:
+        pile_urgencies(rules, state, card_piles, whole, below_top)
     first_empty_row = -1
     first_empty_cell = -1
     for pile in range(rules[FIRST_CELL]):
@@ -194,7 +199,12 @@ def ordered_moves(
                     continue
             elif destination != first_empty_cell:
                 continue
-        score = move_score(rules, state, move, whole, below_top) + ordering_noise(noise_seed, move, state, rules)
+        if order == ORDER_SHUFFLED:
+            score = seeded_fraction(seed, move, position_key)
+        else:
+            score = move_score(rules, state, move, whole, below_top)
+            if order == ORDER_JITTERED:
+                score += NOISE_SCALE * seeded_fraction(seed, move, position_key)
         # insertion sort, stable: equal scores keep the kernel's order
         position = kept
         while position > 0 and scores[position - 1] < score:
@@ -212,21 +222,25 @@ NODES = 0  # distinct positions searched so far
 DEPTH = 1  # depth of the position being expanded (-1 once the search is exhausted)
 LOG_LENGTH = 2  # automatic plays logged along the current line
 ROOT_AUTOS = 3  # automatic plays made at the start
-MAX_ENTRIES = 4  # positions the table takes before it is too full
+MAX_ENTRIES = 4  # positions the table takes before it must grow
+TABLE_BITS = 5  # the table may grow to 2**TABLE_BITS slots
+FIRST_TABLE_ENTRIES = 1 << 16  # a search starts with a table this size (0.5 MiB) and grows it
 
 
 @njit(cache=True)
-def begin_depth_first(rules, state, zobrist, budget, table_bits, noise_seed):
+def begin_depth_first(rules, state, zobrist, budget, table_bits, order, seed):
     """A depth-first search from ``state``, ready for ``resume_depth_first``.
 
     The search is a tuple of arrays (numba keeps no objects between calls) so
     that it can be paused and resumed: the solver's portfolio runs one long
     search in slices between its restarts. ``state`` becomes the search's own.
-    ``budget`` sizes the transposition table (at most ``2**table_bits`` slots).
+    The transposition table starts small and grows to at most
+    ``2**table_bits`` slots, or as many as ``budget`` positions need.
     """
-    table = new_position_set(budget, table_bits)  # no larger than the budget needs
+    table = new_position_set(min(budget, FIRST_TABLE_ENTRIES), table_bits)
     auto_log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)  # at most every card goes home once
-    counters = np.zeros(5, dtype=np.int64)
+    counters = np.zeros(6, dtype=np.int64)
+    counters[TABLE_BITS] = table_bits
     counters[ROOT_AUTOS] = play_safe_moves(rules, state, auto_log, 0)
     counters[LOG_LENGTH] = counters[ROOT_AUTOS]
     counters[MAX_ENTRIES] = capacity(table)
@@ -248,14 +262,14 @@ def begin_depth_first(rules, state, zobrist, budget, table_bits, noise_seed):
         scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
         scores = np.empty(MAX_BRANCHING, dtype=np.float64)
         count[0] = ordered_moves(
-            rules, state, -1, scratch, scores, arena, 0, noise_seed, card_piles, whole, below_top
+            rules, state, -1, scratch, scores, arena, 0, order, seed, keys[0], card_piles, whole, below_top
         )
     return (state, table, auto_log, counters, arena, first, count, tried, autos_end, chosen, keys,
             pile_hashes, card_piles)
 
 
 @njit(cache=True)
-def resume_depth_first(rules, zobrist, noise_seed, search, node_limit):
+def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
     """Run ``search`` (from ``begin_depth_first``) until it decides or has
     searched ``node_limit`` positions in all.
 
@@ -290,8 +304,11 @@ def resume_depth_first(rules, zobrist, noise_seed, search, node_limit):
             status = STATUS_BUDGET
             break
         if nodes >= counters[MAX_ENTRIES]:
-            status = STATUS_MEMORY
-            break
+            if not can_grow(table, counters[TABLE_BITS]):
+                status = STATUS_MEMORY
+                break
+            table = grown(table)
+            counters[MAX_ENTRIES] = capacity(table)
         move = arena[first[depth] + tried[depth]]
         tried[depth] += 1
         key = apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, keys[depth])
@@ -324,7 +341,8 @@ def resume_depth_first(rules, zobrist, noise_seed, search, node_limit):
         arena = grow(arena, start + MAX_BRANCHING)
         first[depth] = start
         count[depth] = ordered_moves(
-            rules, state, last_moved_to, scratch, scores, arena, start, noise_seed, card_piles, whole, below_top
+            rules, state, last_moved_to, scratch, scores, arena, start, order, seed, key, card_piles, whole,
+            below_top,
         )
         tried[depth] = 0
     counters[NODES] = nodes
@@ -335,18 +353,18 @@ def resume_depth_first(rules, zobrist, noise_seed, search, node_limit):
 
 
 @njit(cache=True)
-def depth_first_search(rules, state, zobrist, budget, table_bits, noise_seed):
+def depth_first_search(rules, state, zobrist, budget, table_bits, order, seed):
     """Search from ``state`` (modified in place and restored only on failure)
     until it decides or has searched ``budget`` distinct positions.
 
-    A non-zero ``noise_seed`` reorders near-equal moves (see ``ordering_noise``).
+    ``order`` (``ORDER_*``) and ``seed`` choose the move order.
 
     Returns:
         (status, nodes, moves): ``STATUS_*``; distinct positions searched; on a
         win every move from the start, automatic plays included, else empty.
     """
-    search = begin_depth_first(rules, state, zobrist, budget, table_bits, noise_seed)
-    status, moves, search = resume_depth_first(rules, zobrist, noise_seed, search, budget)
+    search = begin_depth_first(rules, state, zobrist, budget, table_bits, order, seed)
+    status, moves, search = resume_depth_first(rules, zobrist, order, seed, search, budget)
     return status, search[3][NODES], moves
 
 
