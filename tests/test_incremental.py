@@ -67,7 +67,9 @@ def test_tracked_facts_match_recomputed_ones_along_a_playout_and_back(game_name,
         assert key == keys[-1]
         assert key == kernel.position_hash(rules, array, kernel.ZOBRIST)
     assert np.array_equal(array, start)
-    assert np.array_equal(pile_hashes, fresh_tracking(game, start.copy())[1])
+    _, start_hashes, start_piles = fresh_tracking(game, start.copy())
+    assert np.array_equal(pile_hashes, start_hashes)
+    assert np.array_equal(card_piles, start_piles)
 
 
 def test_row_order_does_not_change_the_tracked_hash():
@@ -106,4 +108,34 @@ def test_the_table_grows_as_the_search_needs_up_to_its_cap():
     grown_run = depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, 2_000_000, 22, ORDER_GUIDED, 0)
     assert grown_run[0] == STATUS_LOST and grown_run[1] > 4 * search.FIRST_TABLE_ENTRIES
     capped = depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, 2_000_000, 18, ORDER_GUIDED, 0)
-    assert capped[0] != STATUS_LOST, "a table capped at 2**18 slots cannot hold the proof"
+    assert capped[0] == search.STATUS_MEMORY, "a table capped at 2**18 slots cannot hold the proof"
+
+
+@pytest.mark.parametrize("game_name, deal", [
+    ("beleaguered_castle", 229),  # lost in about 300,000 positions: many pauses, the table grows
+    ("beleaguered_castle", 4),    # won
+    ("chessboard", 2),
+])
+@pytest.mark.parametrize("order", [0, 2])  # guided, shuffled
+def test_a_search_run_in_slices_equals_one_run_straight_through(game_name, deal, order):
+    """The solver's long search is paused and resumed between restarts: run in
+    slices of 7,919 positions it must give the same verdict, count and line."""
+    from simlab.solver.search import begin_depth_first, depth_first_search, positions_searched, resume_depth_first
+    from simlab.solver.search import STATUS_BUDGET
+
+    game = make_game(game_name)
+    start = game.initial_state(deal).array
+    budget = 400_000
+    straight = depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, budget, 22, order, 5)
+    search = begin_depth_first(game.rules, start.copy(), kernel.ZOBRIST, budget, 22, order, 5)
+    limit, pauses = 0, 0
+    while True:
+        limit = min(budget, limit + 7919)
+        status, moves, search = resume_depth_first(game.rules, kernel.ZOBRIST, order, 5, search, limit)
+        if status != STATUS_BUDGET or limit == budget:
+            break
+        pauses += 1
+    assert status == straight[0]
+    assert positions_searched(search) == straight[1]
+    assert np.array_equal(moves, straight[2])
+    assert pauses >= straight[1] // 7919 - 1  # it really was cut into slices

@@ -237,6 +237,20 @@ def test_a_small_budget_gives_unknown_never_lost(game_name, deal):
         assert result.nodes <= budget
 
 
+@pytest.mark.parametrize("game_name, deal", [("beleaguered_castle", 2), ("beleaguered_castle", 4), ("citadel", 3)])
+def test_a_budget_just_short_of_a_win_is_never_exceeded(game_name, deal):
+    """Every search checks its budget before it counts a position, the winning
+    one included: one node short of a win, the answer is unknown (or a win
+    found another way within the budget), never a count above the budget."""
+    game = make_game(game_name)
+    won = solved(game, game.initial_state(deal))
+    assert won.verdict == "won"
+    for budget in (won.nodes - 1, won.nodes - 2, won.nodes // 2):
+        result = solved(game, game.initial_state(deal), budget=budget)
+        assert result.nodes <= budget, (budget, result)
+        assert result.verdict in ("won", "unknown")
+
+
 def test_a_tiny_table_gives_unknown_memory():
     """S&A deal 5 is lost, proved in about 70,000 positions with the default table.
     With 1,024 entries (768 usable) every run of the solver's restarts fills its

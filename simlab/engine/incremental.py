@@ -11,6 +11,7 @@ pile of each card; the caller keeps the total.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
@@ -49,6 +50,7 @@ def _move_card(rules, state, source, destination, zobrist, pile_hashes, card_pil
 @njit(cache=True)
 def apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, total):
     """``kernel.apply_move`` that keeps the tracked facts; return the new position's hash."""
+    total = np.uint64(total)  # a Python int below 2**63 arrives as int64; keep hash arithmetic in uint64
     base_before = kernel.base_term(rules, state)
     total = _move_card(rules, state, move // MOVE_BASE, move % MOVE_BASE, zobrist, pile_hashes, card_piles, total)
     kernel.apply_move(rules, state, move)
@@ -58,6 +60,7 @@ def apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, tot
 @njit(cache=True)
 def undo_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, total):
     """``kernel.undo_move`` that keeps the tracked facts; return the old position's hash."""
+    total = np.uint64(total)  # a Python int below 2**63 arrives as int64; keep hash arithmetic in uint64
     base_before = kernel.base_term(rules, state)
     total = _move_card(rules, state, move % MOVE_BASE, move // MOVE_BASE, zobrist, pile_hashes, card_piles, total)
     kernel.undo_move(rules, state, move)

@@ -248,7 +248,7 @@ def position_hash(rules, state, zobrist):
     """64-bit hash of a position, equal for positions that differ only in the
     order of rows or of cells (they are interchangeable, so such positions have
     the same future). Reserves and foundations keep their identity.
-    ``simlab.engine.hashing`` keeps the same value up to date move by move."""
+    ``simlab.engine.incremental`` keeps the same value up to date move by move."""
     total = base_term(rules, state)
     for pile in range(rules[N_PILES]):
         total += pile_term(rules, pile, pile_hash(rules, state, pile, zobrist))

@@ -137,6 +137,8 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
             below_top,
         )
         for i in range(count):
+            if nodes >= budget:  # checked before a move, so a search never exceeds its budget
+                return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
             move = moves[i]
             key = apply_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, node_key)
             autos, key = play_safe_moves_tracked(rules, work, auto_log, 0, zobrist, pile_hashes, card_piles, key)
@@ -144,8 +146,6 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
                 path = path_to(parent, via, node, move)
                 return STATUS_WON, nodes + 1, line_to(rules, state, path, len(path))
             if add(table, key):
-                if nodes >= budget:
-                    return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
                 if nodes >= max_entries:
                     if not can_grow(table, table_bits):
                         return STATUS_MEMORY, nodes, np.empty(0, dtype=np.int32)

@@ -2,9 +2,12 @@
 
 Depth-first search with an explicit stack and an undo log (the kernels apply
 and undo moves in place), a transposition table of 64-bit position hashes that
-treats rows (and cells) as interchangeable, safe automatic foundation plays,
-and move ordering toward the cards the foundations need next. The budget counts
-distinct positions (nodes), never seconds, so a verdict is reproducible.
+treats rows (and cells) as interchangeable and grows as the search needs, safe
+automatic foundation plays, and one of three move orders (``ORDER_*``): guided
+toward the cards the foundations need next, the same with a seeded jitter, or
+shuffled. A search can be paused and resumed (``begin_depth_first``,
+``resume_depth_first``). The budget counts distinct positions (nodes), never
+seconds, so a verdict is reproducible.
 
 Pruning (each keeps the search complete; arguments in ``ordered_moves``):
 1. a lone card never moves into an empty row (the result equals the position);
@@ -350,6 +353,11 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
     counters[LOG_LENGTH] = log_length
     return status, moves, (state, table, auto_log, counters, arena, first, count, tried, autos_end, chosen,
                            keys, pile_hashes, card_piles)
+
+
+def positions_searched(search) -> int:
+    """How many distinct positions a search from ``begin_depth_first`` has seen."""
+    return int(search[3][NODES])
 
 
 @njit(cache=True)
