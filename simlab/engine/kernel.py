@@ -73,14 +73,20 @@ def top_card(rules, state, pile):
 @njit(cache=True)
 def can_build(rules, card, target):
     """Whether ``card`` may go on ``target`` in the tableau."""
+    return builds_on(rules[BUILD], rules[WRAP] == 1, card, target)
+
+
+@njit(cache=True)
+def builds_on(build, wrap, card, target):
+    """``can_build`` with the game's ``BUILD`` rule and ``WRAP`` flag already read,
+    so that the hot loops over many cards (legal moves, the solver's
+    evaluation) read them once."""
     rank = card % 13
     target_rank = target % 13
-    wrap = rules[WRAP] == 1
-    same_suit = (card // 13) % 4 == (target // 13) % 4
     down = target_rank == rank + 1 or (wrap and rank == 12 and target_rank == 0)
-    build = rules[BUILD]
     if build == BUILD_DOWN_ANY_SUIT:
         return down
+    same_suit = (card // 13) % 4 == (target // 13) % 4
     if build == BUILD_DOWN_SAME_SUIT:
         return down and same_suit
     up = rank == target_rank + 1 or (wrap and target_rank == 12 and rank == 0)
@@ -127,7 +133,7 @@ def legal_moves(rules, state, out):
     fill = rules[EMPTY_FILL]
     # by suit, foundation i takes suit i % 4 only: start at the card's suit, step 4
     foundation_step = 1 if rules[FOUNDATION_MODE] == FOUNDATION_ANY_SUIT else 4
-    plain_down_any_suit = rules[BUILD] == BUILD_DOWN_ANY_SUIT and rules[WRAP] == 0
+    build, wrap = rules[BUILD], rules[WRAP] == 1
     row_tops = np.empty(first_cell, dtype=np.int64)  # read once, not once per source
     for row in range(first_cell):
         row_tops[row] = top_card(rules, state, row)
@@ -141,17 +147,11 @@ def legal_moves(rules, state, out):
                 out[count] = source * MOVE_BASE + foundation
                 count += 1
         fills_space = fill == FILL_ANY or (fill == FILL_KINGS and card % 13 == 12)
-        rank = card % 13
         for row in range(first_cell):
             target = row_tops[row]
             if row == source:
                 continue
-            if target < 0:
-                allowed = fills_space
-            elif plain_down_any_suit:  # the Castle family's rule, without a call
-                allowed = target % 13 == rank + 1
-            else:
-                allowed = can_build(rules, card, target)
+            allowed = fills_space if target < 0 else builds_on(build, wrap, card, target)
             if allowed:
                 out[count] = source * MOVE_BASE + row
                 count += 1

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.layout import BUILD, BUILD_DOWN_ANY_SUIT, FIRST_CELL, WRAP, FIRST_FOUNDATION, FOUNDATION_ANY_SUIT, FOUNDATION_MODE
+from simlab.engine.layout import BUILD, FIRST_CELL, FIRST_FOUNDATION, FOUNDATION_ANY_SUIT, FOUNDATION_MODE, WRAP
 from simlab.policies.features import planned_base
 
 
@@ -31,7 +31,7 @@ def promise(rules, state, weights):
     score = weights[0] * kernel.foundation_cards(rules, state)
     next_rank = np.empty(4, dtype=np.int64)
     next_ranks(rules, state, next_rank)
-    plain_down_any_suit = rules[BUILD] == BUILD_DOWN_ANY_SUIT and rules[WRAP] == 0
+    build, wrap = rules[BUILD], rules[WRAP] == 1
     for pile in range(rules[FIRST_CELL]):
         height = kernel.height(rules, state, pile)
         if height == 0:
@@ -40,12 +40,7 @@ def promise(rules, state, weights):
         below = -1
         for index in range(height):
             card = kernel.card_at(rules, state, pile, index)
-            if index == 0:
-                score += weights[2]
-            elif plain_down_any_suit:  # the Castle family's rule, without a call
-                if below % 13 == card % 13 + 1:
-                    score += weights[2]
-            elif kernel.can_build(rules, card, below):
+            if index == 0 or kernel.builds_on(build, wrap, card, below):
                 score += weights[2]
             suit = (card // 13) % 4
             if next_rank[suit] >= 0 and (card % 13 - next_rank[suit]) % 13 == 0:

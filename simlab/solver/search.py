@@ -122,9 +122,9 @@ def pile_urgencies(rules, state, card_piles, whole, below_top):
     for pile in range(first_foundation):
         below_top[pile] = whole[pile]
         card = kernel.top_card(rules, state, pile)
-        if card >= 0:
+        if card >= 0 and next_rank[(card // 13) % 4] >= 0:
             steps = (card % 13 - next_rank[(card // 13) % 4]) % 13
-            if next_rank[(card // 13) % 4] >= 0 and steps < 3:
+            if steps < 3:
                 below_top[pile] -= URGENCY_WEIGHTS[steps]
 
 
