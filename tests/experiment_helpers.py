@@ -1,14 +1,18 @@
-"""User policies for the experiment tests, loaded by ``experiment_helpers:Class``.
+"""Helpers of the experiment tests: user policies, loaded by
+``experiment_helpers:Class``, and reading a run's tables.
 
-They stand for a user's own module: worker processes import them by name, so
-this folder must be on their ``PYTHONPATH`` (pytest puts it on ``sys.path``,
-which loky passes on to its workers).
+The policies stand for a user's own module: worker processes import them by
+name, so this folder must be on their ``PYTHONPATH`` (pytest puts it on
+``sys.path``, which loky passes on to its workers).
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
+
 import numpy as np
+import pandas as pd
 
 from simlab import Game, Move, Policy, State
 from simlab.params import Param
@@ -63,3 +67,13 @@ class FakeSolver(Policy):
             nodes = self.params["budget"]
         reason = {"won": "won", "lost": "exhausted", "unknown": "budget"}[verdict]
         return PlayRecord(verdict, reason, [], 52 if verdict == "won" else 10, nodes)
+
+
+def tables_without_timing(folder: Path) -> dict[str, pd.DataFrame]:
+    """A run's CSV tables without their CPU-time columns, the only ones that
+    may differ between two runs of the same config."""
+    result = {}
+    for name in ("deals", "summary", "claims", "comparisons"):
+        frame = pd.read_csv(folder / f"{name}.csv", keep_default_na=False)
+        result[name] = frame.drop(columns=[c for c in frame.columns if "cpu_seconds" in c])
+    return result

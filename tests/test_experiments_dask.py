@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import simlab
+from experiment_helpers import tables_without_timing
 
 distributed = pytest.importorskip("distributed")
 
@@ -29,20 +30,13 @@ def scheduler() -> Iterator[str]:
         yield cluster.scheduler_address
 
 
-def read_tables(folder: Path) -> dict[str, pd.DataFrame]:
-    result = {}
-    for name in ("deals", "summary", "claims", "comparisons"):
-        frame = pd.read_csv(folder / f"{name}.csv", keep_default_na=False)
-        result[name] = frame.drop(columns=[c for c in frame.columns if "cpu_seconds" in c])
-    return result
-
-
 def test_local_cluster_matches_loky(scheduler: str, tmp_path: Path) -> None:
     local = simlab.run(CONFIG, output=tmp_path / "loky", progress=False)
     clustered = simlab.run(CONFIG, output=tmp_path / "dask", backend="dask", scheduler=scheduler,
                            chunk_size=5, progress=False)
     pd.testing.assert_frame_equal(local.drop(columns="cpu_seconds"),
                                   clustered.drop(columns="cpu_seconds"))
-    loky_tables, dask_tables = read_tables(tmp_path / "loky"), read_tables(tmp_path / "dask")
+    loky_tables = tables_without_timing(tmp_path / "loky")
+    dask_tables = tables_without_timing(tmp_path / "dask")
     for name, frame in loky_tables.items():
         pd.testing.assert_frame_equal(frame, dask_tables[name], obj=name)

@@ -18,6 +18,8 @@ from simlab.experiments.config import load_config
 from simlab.experiments.runner import run_experiment, typed_deals
 from simlab.experiments.store import DATABASE_NAME
 
+from experiment_helpers import tables_without_timing
+
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
 DEALS = 80
@@ -62,14 +64,6 @@ def kill_partway(config: Path, output: Path) -> int:
     return stored_deals(output)
 
 
-def tables(output: Path) -> dict[str, pd.DataFrame]:
-    result = {}
-    for name in ("deals", "summary", "claims", "comparisons"):
-        frame = pd.read_csv(output / f"{name}.csv", keep_default_na=False)
-        result[name] = frame.drop(columns=[c for c in frame.columns if "cpu_seconds" in c])
-    return result
-
-
 def test_sigkill_then_rerun_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     killed = tmp_path / "killed"
     stored = kill_partway(slow_config(tmp_path, killed), killed)
@@ -84,5 +78,5 @@ def test_sigkill_then_rerun_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     assert uninterrupted.played == DEALS
     pd.testing.assert_frame_equal(typed_deals(resumed.frame).drop(columns="cpu_seconds"),
                                   typed_deals(uninterrupted.frame).drop(columns="cpu_seconds"))
-    for name, frame in tables(killed).items():
-        pd.testing.assert_frame_equal(frame, tables(clean)[name], obj=name)
+    for name, frame in tables_without_timing(killed).items():
+        pd.testing.assert_frame_equal(frame, tables_without_timing(clean)[name], obj=name)
