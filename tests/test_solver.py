@@ -20,11 +20,12 @@ from simlab import make_game
 from simlab.boards import fcs_board
 from simlab.cli import main as simlab_main
 from simlab.engine import kernel
-from simlab.engine.layout import MOVE_BASE, OFFSET_BASE, OFFSET_HEIGHTS
 from simlab.games import GAMES
 from simlab.solver import solve
 from simlab.solver.autoplay import next_safe_play
 from simlab.solver.replay import replays_to_win
+
+from reference_search import foundation_heights, reduced_deal, reference_verdict
 
 RANKS = "A23456789TJQK"
 SUITS = "CSHD"
@@ -50,72 +51,6 @@ def solved(game, state, **kwargs):
     return result
 
 
-# ----- the reference search ----------------------------------------------------------------
-
-def _canonical(game, array: np.ndarray):
-    """The position with rows (and cells) sorted: interchangeable piles, as plain tuples.
-    Independent of the solver's Zobrist ``position_hash``."""
-    table, rules = game.table, game.rules
-    capacity, heights = table.capacity, int(rules[OFFSET_HEIGHTS])
-    piles = [array[p * capacity: p * capacity + int(array[heights + p])].tobytes()
-             for p in range(table.pile_count)]
-    rows = tuple(sorted(piles[: table.rows]))
-    cells = tuple(sorted(piles[table.rows: table.rows + table.cells]))
-    return rows, cells, tuple(piles[table.rows + table.cells:]), int(array[rules[OFFSET_BASE]])
-
-
-def _top(game, array, pile):
-    h = int(array[int(game.rules[OFFSET_HEIGHTS]) + pile])
-    return int(array[pile * game.table.capacity + h - 1])
-
-
-def _foundation_heights(game, array):
-    first = game.table.rows + game.table.cells + game.table.reserves
-    return [int(array[int(game.rules[OFFSET_HEIGHTS]) + first + i]) for i in range(4)]
-
-
-def reference_verdict(game, state, autoplay=None, limit=40_000) -> str:
-    """Plain exhaustive search over every legal move of the rules engine, no pruning,
-    visited set of canonical positions. ``autoplay(game, array, card)``, if given,
-    forces every foundation play it accepts after each move (a variant of the solver's
-    safe plays, right or wrong). Returns won / lost, or ``limit`` if too large."""
-    rules = game.rules
-    first_foundation = game.table.rows + game.table.cells + game.table.reserves
-    out = np.empty(1024, dtype=np.int32)
-
-    def forced(array):
-        while autoplay is not None:
-            count = kernel.legal_moves(rules, array, out)
-            for code in out[:count].tolist():
-                if code % MOVE_BASE >= first_foundation and autoplay(
-                        game, array, _top(game, array, code // MOVE_BASE)):
-                    kernel.apply_move(rules, array, code)
-                    break
-            else:
-                break
-        return array
-
-    root = forced(state.array.copy())
-    seen = {_canonical(game, root)}
-    stack = [root]
-    while stack:
-        array = stack.pop()
-        if kernel.is_won(rules, array):
-            return "won"
-        count = kernel.legal_moves(rules, array, out)
-        for code in out[:count].tolist():
-            child = array.copy()
-            kernel.apply_move(rules, child, code)
-            forced(child)
-            key = _canonical(game, child)
-            if key not in seen:
-                if len(seen) >= limit:
-                    return "limit"
-                seen.add(key)
-                stack.append(child)
-    return "lost"
-
-
 # Autoplay variants, written here independently of simlab.solver.autoplay.
 def always_home(game, array, card):
     """WRONG for every game here: play any card home as soon as it fits."""
@@ -125,13 +60,13 @@ def always_home(game, array, card):
 def castle_rule(game, array, card):
     """simlab's rule for down-any-suit building: rank r goes home once every
     foundation holds rank r-1."""
-    return card % 13 + 1 <= min(_foundation_heights(game, array)) + 1
+    return card % 13 + 1 <= min(foundation_heights(game, array)) + 1
 
 
 def lowest_plus(k):
     """Rank r goes home when r <= (lowest foundation rank) + k."""
     def rule(game, array, card):
-        return card % 13 + 1 <= min(_foundation_heights(game, array)) + k
+        return card % 13 + 1 <= min(foundation_heights(game, array)) + k
     return rule
 
 
@@ -139,7 +74,7 @@ def same_suit_rule(game, array, card):
     """simlab's rule for in-suit building: any card that fits, except (chosen-base
     Chessboard) the first card of a suit."""
     if game.name == "chessboard":
-        return _foundation_heights(game, array)[(card // 13) % 4] > 0
+        return foundation_heights(game, array)[(card // 13) % 4] > 0
     return True
 
 
@@ -315,27 +250,6 @@ DIFFERENTIAL = {  # game -> (positions, fewest and most cards left in play)
 }
 REAL_DEALS = range(1, 41)  # whole deals too: the quickly lost ones fit the reference's limit
 POOL = 8  # candidates per kept position: the ones with the fewest legal moves are kept
-
-
-def reduced_deal(game, rng, n_cards: int):
-    """A real deal of ``game`` with all but ``n_cards`` cards already home: each
-    foundation holds base..k of its suit (k random, the cards left summing to
-    ``n_cards``) and the rows keep the other cards in their dealt order.
-    Chessboard gets a random base rank; the other games start from the ace."""
-    base = int(rng.integers(13)) if game.name == "chessboard" else 0
-    while True:
-        left = rng.multinomial(n_cards, [0.25] * 4)
-        if left.max() <= 13:
-            break
-    piles, home = {}, set()
-    for suit in range(4):
-        cards = [13 * suit + (base + k) % 13 for k in range(13)]
-        piles[f"foundation{suit}"] = cards[: 13 - left[suit]]
-        home |= set(piles[f"foundation{suit}"])
-    for name, cards in game.deal_piles(int(rng.integers(1, 30000))).items():
-        if not name.startswith("foundation"):
-            piles[name] = [c for c in cards if c not in home]
-    return game.state_from_cards(piles, base=base)
 
 
 def differential_positions(game_name: str, seed: int):

@@ -20,6 +20,7 @@ from numba import njit
 
 from simlab.engine import kernel
 from simlab.engine.layout import MOVE_BASE, N_CARDS, N_PILES, STATE_SIZE
+from simlab.solver.deadlock import only_rearranges, provably_lost
 from simlab.solver.evaluation import promise
 from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_move_tracked
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
@@ -107,6 +108,8 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
     play_safe_moves(rules, root, auto_log, 0)
     if kernel.is_won(rules, root):
         return STATUS_WON, np.int64(1), line_to(rules, state, np.empty(0, dtype=np.int32), 0)
+    if provably_lost(rules, root):
+        return STATUS_LOST, np.int64(1), np.empty(0, dtype=np.int32)
     pool = np.empty((1024, rules[STATE_SIZE]), dtype=np.int8)
     parent = np.empty(1024, dtype=np.int32)
     via = np.empty(1024, dtype=np.int32)  # move from the parent; -1 for the root
@@ -140,6 +143,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
             if nodes >= budget:  # checked before a move, so a search never exceeds its budget
                 return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
             move = moves[i]
+            rearranges = only_rearranges(rules, work, move)
             key = apply_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, node_key)
             autos, key = play_safe_moves_tracked(rules, work, auto_log, 0, zobrist, pile_hashes, card_piles, key)
             if kernel.is_won(rules, work):
@@ -161,9 +165,12 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
                 parent[nodes] = node
                 via[nodes] = move
                 last_moved_to[nodes] = move % MOVE_BASE if autos == 0 else -1
-                priority = promise(rules, work, weights) + promise_noise(noise_seed, key)
-                heap_size = heap_push(keys, ids, heap_size, priority, nodes)
-                nodes += 1
+                if not (autos == 0 and rearranges) and provably_lost(rules, work):
+                    nodes += 1  # a dead end: counted, never expanded
+                else:
+                    priority = promise(rules, work, weights) + promise_noise(noise_seed, key)
+                    heap_size = heap_push(keys, ids, heap_size, priority, nodes)
+                    nodes += 1
             undo_moves_tracked(rules, work, auto_log, 0, autos, zobrist, pile_hashes, card_piles)
             undo_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, np.uint64(0))
     return STATUS_LOST, nodes, np.empty(0, dtype=np.int32)

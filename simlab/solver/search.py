@@ -26,6 +26,7 @@ from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_m
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
 from simlab.solver.autoplay import next_safe_play
+from simlab.solver.deadlock import only_rearranges, provably_lost
 from simlab.policies.features import URGENCY_WEIGHTS, cards_until_home
 from simlab.solver.evaluation import next_ranks
 
@@ -259,7 +260,7 @@ def begin_depth_first(rules, state, zobrist, budget, table_bits, order, seed):
     keys[0] = start_tracking(rules, state, zobrist, pile_hashes, card_piles)
     add(table, keys[0])
     counters[NODES] = 1
-    if not kernel.is_won(rules, state):
+    if not kernel.is_won(rules, state) and not provably_lost(rules, state):
         whole = np.empty(rules[N_PILES], dtype=np.float64)
         below_top = np.empty(rules[N_PILES], dtype=np.float64)
         scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
@@ -314,6 +315,7 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
             counters[MAX_ENTRIES] = capacity(table)
         move = arena[first[depth] + tried[depth]]
         tried[depth] += 1
+        rearranges = only_rearranges(rules, state, move)
         key = apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, keys[depth])
         new_length, key = play_safe_moves_tracked(rules, state, auto_log, log_length, zobrist, pile_hashes, card_piles, key)
         if kernel.is_won(rules, state):
@@ -343,11 +345,14 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
         start = first[depth - 1] + count[depth - 1]
         arena = grow(arena, start + MAX_BRANCHING)
         first[depth] = start
+        tried[depth] = 0
+        if (last_moved_to < 0 or not rearranges) and provably_lost(rules, state):
+            count[depth] = 0  # a dead end: counted, never expanded
+            continue
         count[depth] = ordered_moves(
             rules, state, last_moved_to, scratch, scores, arena, start, order, seed, key, card_piles, whole,
             below_top,
         )
-        tried[depth] = 0
     counters[NODES] = nodes
     counters[DEPTH] = depth
     counters[LOG_LENGTH] = log_length

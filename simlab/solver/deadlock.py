@@ -1,0 +1,152 @@
+"""Cheap proofs that a position is lost: a relaxation the search consults before
+expanding a position.
+
+Why: measured on Beleaguered Castle deal 981 (lost), 99.4% of the 9.7 million
+positions the search had to visit to prove the loss were rearrangements of
+cards already built on a card one rank higher, all with the same 11 cards home
+and no empty row: the search shuffles cards between equal targets while some
+card below them can never leave. Spotting that once, where it starts, prunes
+the whole family of rearrangements.
+
+The relaxation (Castle family: building down regardless of suit, one card at a
+time, any card into an empty row or cell, foundations by suit from the ace).
+A card *can leave* its place if every card above it can leave, and then it has
+somewhere to go:
+- home: every lower card of its suit is home or can leave;
+- onto a card one rank higher (any suit) that can leave, or that sits in a row
+  (not a cell), other than this card's own, with every card above it able to
+  leave;
+- into a pile (row or cell) other than its own that is empty or whose cards
+  can all leave.
+The smallest set of cards closed under these rules is computed by repeating
+them until nothing changes. If some card is not in it, the position is lost.
+
+Argument (an over-approximation of every line of play): take any line from the
+position and the moments at which cards first leave their places, in order. By
+induction on that order, each card that leaves is in the set: when it leaves,
+the cards above it have left already (they are in the set), and where it goes
+was prepared by earlier departures: home needs every lower card of its suit
+home, each of which left its place earlier; a card one rank higher is a top
+either at its own place (everything above it left earlier) or somewhere it was
+moved to (it left earlier); an empty pile was emptied by earlier departures
+(or was empty). A win moves every card home, so every card must be in the set.
+The relaxation ignores that a target holds one card at a time and the order in
+which things happen, which is why it only ever errs towards "not lost".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.engine import kernel
+from simlab.engine.layout import (
+    BUILD, BUILD_DOWN_ANY_SUIT, EMPTY_FILL, FILL_ANY, FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, FOUNDATION_BY_SUIT,
+    FOUNDATION_MODE, FOUNDATION_WRAP, MOVE_BASE, N_CARDS, N_RESERVES, OFFSET_BASE, WRAP,
+)
+
+
+@njit(cache=True)
+def relaxation_applies(rules):
+    """Whether the game's rules are those the relaxation is argued for."""
+    return (
+        rules[BUILD] == BUILD_DOWN_ANY_SUIT and rules[WRAP] == 0 and rules[EMPTY_FILL] == FILL_ANY
+        and rules[FOUNDATION_MODE] == FOUNDATION_BY_SUIT and rules[FOUNDATION_WRAP] == 0
+        and rules[N_CARDS] == 52 and rules[N_RESERVES] == 0
+    )
+
+
+@njit(cache=True)
+def only_rearranges(rules, state, move):
+    """Whether ``move`` (not yet made) takes a card off a card it builds on and
+    puts it on a row's top card: the two tops it changes have the same rank
+    before and after, so the search skips the relaxation after such a move
+    (measured on deal 981: checking after them too pruned no more positions,
+    at 1.3x the time)."""
+    source = move // MOVE_BASE
+    destination = move % MOVE_BASE
+    height = kernel.height(rules, state, source)
+    if source >= rules[FIRST_CELL] or destination >= rules[FIRST_CELL] or height < 2:
+        return False
+    if kernel.height(rules, state, destination) == 0:
+        return False
+    card = kernel.card_at(rules, state, source, height - 1)
+    return kernel.can_build(rules, card, kernel.card_at(rules, state, source, height - 2))
+
+
+@njit(cache=True)
+def provably_lost(rules, state):
+    """True when the relaxation (module docstring) shows the position cannot be
+    won; False when it cannot tell, or for games it is not argued for."""
+    if not relaxation_applies(rules) or state[rules[OFFSET_BASE]] != 0:
+        return False
+    piles = rules[FIRST_RESERVE]  # rows, then cells
+    pile_of = np.full(52, -1, dtype=np.int64)  # -1: home
+    place = np.zeros(52, dtype=np.int64)
+    for pile in range(piles):
+        for index in range(kernel.height(rules, state, pile)):
+            card = kernel.card_at(rules, state, pile, index)
+            pile_of[card] = pile
+            place[card] = index
+    can_leave = np.zeros(52, dtype=np.bool_)
+    staying = np.zeros(piles, dtype=np.int64)  # per pile: cards not (yet) known to be able to leave
+    for pile in range(piles):
+        staying[pile] = kernel.height(rules, state, pile)
+    changed = True
+    while changed:
+        changed = False
+        for pile in range(piles):
+            for index in range(kernel.height(rules, state, pile) - 1, -1, -1):
+                card = kernel.card_at(rules, state, pile, index)
+                if can_leave[card]:
+                    continue
+                if not has_destination(rules, state, card, pile, pile_of, place, can_leave, staying):
+                    break  # nor can any card below it leave, this round
+                can_leave[card] = True
+                staying[pile] -= 1
+                changed = True
+    for pile in range(piles):
+        if staying[pile] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def has_destination(rules, state, card, pile, pile_of, place, can_leave, staying):
+    """Whether ``card`` (every card above it can leave) has somewhere to go, as
+    far as the cards known so far to be able to leave tell."""
+    for other in range(staying.shape[0]):
+        if other != pile and staying[other] == 0:
+            return True  # empty, or can be emptied
+    suit = card // 13
+    rank = card % 13
+    home = True
+    for lower in range(kernel.height(rules, state, rules[FIRST_FOUNDATION] + suit), rank):
+        if not can_leave[suit * 13 + lower]:
+            home = False
+            break
+    if home:
+        return True
+    if rank == 12:
+        return False
+    for target_suit in range(4):
+        target = target_suit * 13 + rank + 1
+        target_pile = pile_of[target]
+        if target_pile < 0:
+            continue
+        if can_leave[target]:
+            return True
+        if target_pile == pile or target_pile >= rules[FIRST_CELL]:
+            continue
+        if uncoverable(rules, state, target_pile, place[target], can_leave):
+            return True
+    return False
+
+
+@njit(cache=True)
+def uncoverable(rules, state, pile, index, can_leave):
+    """Whether every card above position ``index`` of ``pile`` can leave."""
+    for above in range(index + 1, kernel.height(rules, state, pile)):
+        if not can_leave[kernel.card_at(rules, state, pile, above)]:
+            return False
+    return True

@@ -1,0 +1,111 @@
+"""A plain reference search for differential tests: every legal move of the rules
+engine, no pruning, a visited set of canonical positions built from plain
+tuples (independent of the solver's Zobrist hash and of everything in
+``simlab.solver``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.engine import kernel
+from simlab.engine.layout import MOVE_BASE, OFFSET_BASE, OFFSET_HEIGHTS
+
+def _canonical(game, array: np.ndarray):
+    """The position with rows (and cells) sorted: interchangeable piles, as plain tuples.
+    Independent of the solver's Zobrist ``position_hash``."""
+    table, rules = game.table, game.rules
+    capacity, heights = table.capacity, int(rules[OFFSET_HEIGHTS])
+    piles = [array[p * capacity: p * capacity + int(array[heights + p])].tobytes()
+             for p in range(table.pile_count)]
+    rows = tuple(sorted(piles[: table.rows]))
+    cells = tuple(sorted(piles[table.rows: table.rows + table.cells]))
+    return rows, cells, tuple(piles[table.rows + table.cells:]), int(array[rules[OFFSET_BASE]])
+
+
+def _top(game, array, pile):
+    h = int(array[int(game.rules[OFFSET_HEIGHTS]) + pile])
+    return int(array[pile * game.table.capacity + h - 1])
+
+
+def foundation_heights(game, array):
+    first = game.table.rows + game.table.cells + game.table.reserves
+    return [int(array[int(game.rules[OFFSET_HEIGHTS]) + first + i]) for i in range(4)]
+
+
+def reference_verdict(game, state, autoplay=None, limit=40_000) -> str:
+    """Plain exhaustive search over every legal move of the rules engine, no pruning,
+    visited set of canonical positions. ``autoplay(game, array, card)``, if given,
+    forces every foundation play it accepts after each move (a variant of the solver's
+    safe plays, right or wrong). Returns won / lost, or ``limit`` if too large."""
+    return reference_search(game, state, autoplay, limit)[0]
+
+
+def reference_search(game, state, autoplay=None, limit=40_000):
+    """``reference_verdict`` and, on a win, every position of the winning line
+    from the start (as state arrays), else an empty list."""
+    rules = game.rules
+    first_foundation = game.table.rows + game.table.cells + game.table.reserves
+    out = np.empty(1024, dtype=np.int32)
+
+    def forced(array):
+        while autoplay is not None:
+            count = kernel.legal_moves(rules, array, out)
+            for code in out[:count].tolist():
+                if code % MOVE_BASE >= first_foundation and autoplay(
+                        game, array, _top(game, array, code // MOVE_BASE)):
+                    kernel.apply_move(rules, array, code)
+                    break
+            else:
+                break
+        return array
+
+    root = forced(state.array.copy())
+    seen = {_canonical(game, root)}
+    parent = {_canonical(game, root): None}
+    stack = [root]
+    while stack:
+        array = stack.pop()
+        if kernel.is_won(rules, array):
+            return "won", _line(game, parent, array)
+        count = kernel.legal_moves(rules, array, out)
+        for code in out[:count].tolist():
+            child = array.copy()
+            kernel.apply_move(rules, child, code)
+            forced(child)
+            key = _canonical(game, child)
+            if key not in seen:
+                if len(seen) >= limit:
+                    return "limit", []
+                seen.add(key)
+                parent[key] = array
+                stack.append(child)
+    return "lost", []
+
+
+def _line(game, parent, array):
+    """The positions from the root to ``array``, following ``parent``."""
+    line = [array]
+    while parent[_canonical(game, line[-1])] is not None:
+        line.append(parent[_canonical(game, line[-1])])
+    return line[::-1]
+
+
+def reduced_deal(game, rng, n_cards: int):
+    """A real deal of ``game`` with all but ``n_cards`` cards already home: each
+    foundation holds base..k of its suit (k random, the cards left summing to
+    ``n_cards``) and the rows keep the other cards in their dealt order.
+    Chessboard gets a random base rank; the other games start from the ace."""
+    base = int(rng.integers(13)) if game.name == "chessboard" else 0
+    while True:
+        left = rng.multinomial(n_cards, [0.25] * 4)
+        if left.max() <= 13:
+            break
+    piles, home = {}, set()
+    for suit in range(4):
+        cards = [13 * suit + (base + k) % 13 for k in range(13)]
+        piles[f"foundation{suit}"] = cards[: 13 - left[suit]]
+        home |= set(piles[f"foundation{suit}"])
+    for name, cards in game.deal_piles(int(rng.integers(1, 30000))).items():
+        if not name.startswith("foundation"):
+            piles[name] = [c for c in cards if c not in home]
+    return game.state_from_cards(piles, base=base)
