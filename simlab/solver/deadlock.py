@@ -81,28 +81,33 @@ def provably_lost(rules, state):
     if not relaxation_applies(rules) or state[rules[OFFSET_BASE]] != 0:
         return False
     piles = rules[FIRST_RESERVE]  # rows, then cells
-    pile_of = np.full(52, -1, dtype=np.int64)  # -1: home
-    place = np.zeros(52, dtype=np.int64)
     for pile in range(piles):
-        for index in range(kernel.height(rules, state, pile)):
+        if kernel.height(rules, state, pile) == 0:
+            return False  # every card has somewhere to go: this pile
+    # one allocation for the four tables (this runs in the search's inner loop)
+    scratch = np.zeros(3 * 52 + piles, dtype=np.int64)
+    pile_of = scratch[:52]  # the pile each card is in; -1: home
+    place = scratch[52:104]  # its index in that pile
+    can_leave = scratch[104:156]  # 1 once the card is known to be able to leave
+    staying = scratch[156:]  # per pile: cards not (yet) known to be able to leave
+    pile_of[:] = -1
+    for pile in range(piles):
+        staying[pile] = kernel.height(rules, state, pile)
+        for index in range(staying[pile]):
             card = kernel.card_at(rules, state, pile, index)
             pile_of[card] = pile
             place[card] = index
-    can_leave = np.zeros(52, dtype=np.bool_)
-    staying = np.zeros(piles, dtype=np.int64)  # per pile: cards not (yet) known to be able to leave
-    for pile in range(piles):
-        staying[pile] = kernel.height(rules, state, pile)
     changed = True
     while changed:
         changed = False
         for pile in range(piles):
             for index in range(kernel.height(rules, state, pile) - 1, -1, -1):
                 card = kernel.card_at(rules, state, pile, index)
-                if can_leave[card]:
+                if can_leave[card] == 1:
                     continue
                 if not has_destination(rules, state, card, pile, pile_of, place, can_leave, staying):
                     break  # nor can any card below it leave, this round
-                can_leave[card] = True
+                can_leave[card] = 1
                 staying[pile] -= 1
                 changed = True
     for pile in range(piles):
@@ -122,7 +127,7 @@ def has_destination(rules, state, card, pile, pile_of, place, can_leave, staying
     rank = card % 13
     home = True
     for lower in range(kernel.height(rules, state, rules[FIRST_FOUNDATION] + suit), rank):
-        if not can_leave[suit * 13 + lower]:
+        if can_leave[suit * 13 + lower] == 0:
             home = False
             break
     if home:
@@ -134,7 +139,7 @@ def has_destination(rules, state, card, pile, pile_of, place, can_leave, staying
         target_pile = pile_of[target]
         if target_pile < 0:
             continue
-        if can_leave[target]:
+        if can_leave[target] == 1:
             return True
         if target_pile == pile or target_pile >= rules[FIRST_CELL]:
             continue
@@ -147,6 +152,6 @@ def has_destination(rules, state, card, pile, pile_of, place, can_leave, staying
 def uncoverable(rules, state, pile, index, can_leave):
     """Whether every card above position ``index`` of ``pile`` can leave."""
     for above in range(index + 1, kernel.height(rules, state, pile)):
-        if not can_leave[kernel.card_at(rules, state, pile, above)]:
+        if can_leave[kernel.card_at(rules, state, pile, above)] == 0:
             return False
     return True
