@@ -13,7 +13,9 @@ Pruning (each keeps the search complete; arguments in ``ordered_moves``):
 1. a lone card never moves into an empty row (the result equals the position);
 2. of several empty rows (or cells) only the first is a destination (symmetry);
 3. the card moved last is not moved again straight away, unless automatic
-   plays followed its move (it could have gone to its new place directly).
+   plays followed its move (it could have gone to its new place directly);
+4. a position that ``simlab.solver.deadlock`` proves lost is counted but not
+   expanded.
 """
 
 from __future__ import annotations
