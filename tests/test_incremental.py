@@ -13,7 +13,7 @@ import pytest
 from simlab import GAMES, make_game
 from simlab.engine import kernel
 from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_move_tracked
-from simlab.engine.layout import N_CARDS, N_PILES
+from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, N_CARDS, N_PILES
 
 GAME_NAMES = GAMES.names()
 
@@ -70,6 +70,46 @@ def test_tracked_facts_match_recomputed_ones_along_a_playout_and_back(game_name,
     _, start_hashes, start_piles = fresh_tracking(game, start.copy())
     assert np.array_equal(pile_hashes, start_hashes)
     assert np.array_equal(card_piles, start_piles)
+
+
+@pytest.mark.parametrize("game_name", GAME_NAMES, ids=GAME_NAMES)
+def test_a_quiet_move_is_looked_up_by_the_hash_it_will_have(game_name):
+    """Along playouts from positions where every safe play has been made (as in the
+    solver): for every move ``search.quiet`` calls quiet, ``hash_after`` equals the
+    hash after making it and no safe play follows it; every move to a row or cell
+    it does not call quiet uncovers a card that would go home."""
+    from simlab.engine.incremental import hash_after
+    from simlab.solver.autoplay import next_safe_play
+    from simlab.solver.search import play_safe_moves, quiet
+
+    game = make_game(game_name)
+    rules = game.rules
+    log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)
+    scratch = np.empty(1024, dtype=np.int32)
+    checked = {True: 0, False: 0}
+    for deal in (1, 2, 3, 4):
+        array = game.initial_state(deal).array.copy()
+        generator = np.random.default_rng(deal)
+        for _ in range(60):
+            play_safe_moves(rules, array, log, 0)
+            key, pile_hashes, _ = fresh_tracking(game, array.copy())
+            count = kernel.legal_moves(rules, array, scratch)
+            if count == 0:
+                break
+            for move in scratch[:count].tolist():
+                if move % MOVE_BASE >= rules[FIRST_FOUNDATION]:
+                    assert not quiet(rules, array, move)
+                    continue
+                is_quiet = quiet(rules, array, move)
+                predicted = hash_after(rules, array, move, kernel.ZOBRIST, pile_hashes, key)
+                child = array.copy()
+                kernel.apply_move(rules, child, move)
+                assert (next_safe_play(rules, child) < 0) == is_quiet
+                if is_quiet:
+                    assert predicted == kernel.position_hash(rules, child, kernel.ZOBRIST)
+                checked[is_quiet] += 1
+            kernel.apply_move(rules, array, int(scratch[generator.integers(count)]))
+    assert checked[True] > 50, checked
 
 
 def test_row_order_does_not_change_the_tracked_hash():

@@ -48,6 +48,23 @@ def _move_card(rules, state, source, destination, zobrist, pile_hashes, card_pil
 
 
 @njit(cache=True)
+def hash_after(rules, state, move, zobrist, pile_hashes, total):
+    """The ``position_hash`` after ``move`` (from a row or cell to a row or cell,
+    so the foundations' base stays as it is), without making the move: the
+    search asks this first and makes the move only if the position is new."""
+    source = move // MOVE_BASE
+    destination = move % MOVE_BASE
+    source_height = kernel.height(rules, state, source) - 1
+    card = kernel.card_at(rules, state, source, source_height)
+    source_hash = pile_hashes[source] ^ zobrist[card, source_height]
+    destination_hash = pile_hashes[destination] ^ zobrist[card, kernel.height(rules, state, destination)]
+    total = np.uint64(total)
+    total -= kernel.pile_term(rules, source, pile_hashes[source])
+    total -= kernel.pile_term(rules, destination, pile_hashes[destination])
+    return total + kernel.pile_term(rules, source, source_hash) + kernel.pile_term(rules, destination, destination_hash)
+
+
+@njit(cache=True)
 def apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, total):
     """``kernel.apply_move`` that keeps the tracked facts; return the new position's hash."""
     total = np.uint64(total)  # a Python int below 2**63 arrives as int64; keep hash arithmetic in uint64

@@ -90,6 +90,16 @@ def lowest_foundation(rules, state):
 
 
 @njit(cache=True)
+def plays_home_safely(rules, state, card):
+    """Whether ``card``, were it on top of its pile, would be played home
+    automatically (the test ``next_safe_play`` makes for each top card)."""
+    for foundation in range(rules[FIRST_FOUNDATION], rules[N_PILES]):
+        if kernel.foundation_accepts(rules, state, foundation, card):
+            return is_safe(rules, state, card)
+    return False
+
+
+@njit(cache=True)
 def next_safe_play(rules, state):
     """A safe foundation play available now, or -1."""
     first_foundation = rules[FIRST_FOUNDATION]

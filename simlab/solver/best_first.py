@@ -22,11 +22,11 @@ from simlab.engine import kernel
 from simlab.engine.layout import MOVE_BASE, N_CARDS, N_PILES, STATE_SIZE
 from simlab.solver.deadlock import only_rearranges, provably_lost
 from simlab.solver.evaluation import promise
-from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_move_tracked
+from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
 from simlab.solver.search import (
     FIRST_TABLE_ENTRIES, MAX_BRANCHING, ORDER_GUIDED, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, grow, ordered_moves,
-    play_safe_moves, play_safe_moves_tracked, undo_moves_tracked,
+    play_safe_moves, play_safe_moves_tracked, quiet, undo_moves_tracked,
 )
 
 
@@ -143,13 +143,22 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
             if nodes >= budget:  # checked before a move, so a search never exceeds its budget
                 return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
             move = moves[i]
-            rearranges = only_rearranges(rules, work, move)
-            key = apply_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, node_key)
-            autos, key = play_safe_moves_tracked(rules, work, auto_log, 0, zobrist, pile_hashes, card_piles, key)
-            if kernel.is_won(rules, work):
-                path = path_to(parent, via, node, move)
-                return STATUS_WON, nodes + 1, line_to(rules, state, path, len(path))
-            if add(table, key):
+            rearranges = False  # set for a quiet move that only rearranges: the relaxation is skipped after it
+            if quiet(rules, work, move):  # look the hash up before making the move
+                key = hash_after(rules, work, move, zobrist, pile_hashes, node_key)
+                if not add(table, key):
+                    continue
+                rearranges = only_rearranges(rules, work, move)
+                apply_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, node_key)
+                autos, new = 0, True
+            else:
+                key = apply_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, node_key)
+                autos, key = play_safe_moves_tracked(rules, work, auto_log, 0, zobrist, pile_hashes, card_piles, key)
+                if kernel.is_won(rules, work):
+                    path = path_to(parent, via, node, move)
+                    return STATUS_WON, nodes + 1, line_to(rules, state, path, len(path))
+                new = add(table, key)
+            if new:
                 if nodes >= max_entries:
                     if not can_grow(table, table_bits):
                         return STATUS_MEMORY, nodes, np.empty(0, dtype=np.int32)
@@ -165,7 +174,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
                 parent[nodes] = node
                 via[nodes] = move
                 last_moved_to[nodes] = move % MOVE_BASE if autos == 0 else -1
-                if not (autos == 0 and rearranges) and provably_lost(rules, work):
+                if not rearranges and provably_lost(rules, work):
                     nodes += 1  # a dead end: counted, never expanded
                 else:
                     priority = promise(rules, work, weights) + promise_noise(noise_seed, key)

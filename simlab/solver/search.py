@@ -24,10 +24,10 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_move_tracked
+from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
-from simlab.solver.autoplay import next_safe_play
+from simlab.solver.autoplay import next_safe_play, plays_home_safely
 from simlab.solver.deadlock import only_rearranges, provably_lost
 from simlab.policies.features import URGENCY_WEIGHTS, cards_until_home
 from simlab.solver.evaluation import next_ranks
@@ -79,6 +79,19 @@ def undo_moves_tracked(rules, state, log, start, end, zobrist, pile_hashes, card
     """Undo ``log[start:end]``, last first, keeping the tracked facts."""
     for k in range(end - 1, start - 1, -1):
         undo_move_tracked(rules, state, log[k], zobrist, pile_hashes, card_piles, np.uint64(0))
+
+
+@njit(cache=True)
+def quiet(rules, state, move):
+    """Whether ``move`` goes to a row or cell and uncovers no card that would be
+    played home automatically: then no automatic play follows it (the position
+    before it had none left, the foundations do not change, and the uncovered
+    card is the only new top that could go home), and it cannot win."""
+    if move % MOVE_BASE >= rules[FIRST_FOUNDATION]:
+        return False
+    source = move // MOVE_BASE
+    height = kernel.height(rules, state, source)
+    return height < 2 or not plays_home_safely(rules, state, kernel.card_at(rules, state, source, height - 2))
 
 
 # How a depth-first search orders its moves (each prunes the same moves, so each is complete).
@@ -317,19 +330,31 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
             counters[MAX_ENTRIES] = capacity(table)
         move = arena[first[depth] + tried[depth]]
         tried[depth] += 1
-        rearranges = only_rearranges(rules, state, move)
-        key = apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, keys[depth])
-        new_length, key = play_safe_moves_tracked(rules, state, auto_log, log_length, zobrist, pile_hashes, card_piles, key)
-        if kernel.is_won(rules, state):
-            chosen[depth] = move
-            autos_end[depth] = new_length
-            status, moves = STATUS_WON, winning_line(chosen, autos_end, auto_log, root_autos, depth)
-            nodes += 1
-            break
-        if not add(table, key):
-            undo_moves_tracked(rules, state, auto_log, log_length, new_length, zobrist, pile_hashes, card_piles)
-            undo_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, np.uint64(0))
-            continue
+        rearranges = False  # set for a quiet move that only rearranges: the relaxation is skipped after it
+        if quiet(rules, state, move):
+            # most moves tried lead to positions seen before: look the hash up
+            # first and make the move only for a new position
+            key = hash_after(rules, state, move, zobrist, pile_hashes, keys[depth])
+            if not add(table, key):
+                continue
+            rearranges = only_rearranges(rules, state, move)
+            apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, keys[depth])
+            new_length = log_length
+        else:
+            key = apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, keys[depth])
+            new_length, key = play_safe_moves_tracked(
+                rules, state, auto_log, log_length, zobrist, pile_hashes, card_piles, key
+            )
+            if kernel.is_won(rules, state):
+                chosen[depth] = move
+                autos_end[depth] = new_length
+                status, moves = STATUS_WON, winning_line(chosen, autos_end, auto_log, root_autos, depth)
+                nodes += 1
+                break
+            if not add(table, key):
+                undo_moves_tracked(rules, state, auto_log, log_length, new_length, zobrist, pile_hashes, card_piles)
+                undo_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, np.uint64(0))
+                continue
         nodes += 1
         chosen[depth] = move
         autos_end[depth] = new_length
@@ -348,7 +373,7 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
         arena = grow(arena, start + MAX_BRANCHING)
         first[depth] = start
         tried[depth] = 0
-        if (last_moved_to < 0 or not rearranges) and provably_lost(rules, state):
+        if not rearranges and provably_lost(rules, state):
             count[depth] = 0  # a dead end: counted, never expanded
             continue
         count[depth] = ordered_moves(
