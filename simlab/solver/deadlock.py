@@ -30,6 +30,8 @@ home, each of which left its place earlier; a card one rank higher is a top
 either at its own place (everything above it left earlier) or somewhere it was
 moved to (it left earlier); an empty pile was emptied by earlier departures
 (or was empty). A win moves every card home, so every card must be in the set.
+Once some pile can be emptied, every card can leave (into it, from the top of
+each pile down), so the computation stops there with "not lost".
 The relaxation ignores that a target holds one card at a time and the order in
 which things happen, which is why it only ever errs towards "not lost".
 """
@@ -105,24 +107,21 @@ def provably_lost(rules, state):
                 card = kernel.card_at(rules, state, pile, index)
                 if can_leave[card] == 1:
                     continue
-                if not has_destination(rules, state, card, pile, pile_of, place, can_leave, staying):
+                if not has_destination(rules, state, card, pile, pile_of, place, can_leave):
                     break  # nor can any card below it leave, this round
                 can_leave[card] = 1
                 staying[pile] -= 1
+                if staying[pile] == 0:
+                    return False  # a pile that can be emptied is somewhere for every card to go
                 changed = True
-    for pile in range(piles):
-        if staying[pile] > 0:
-            return True
-    return False
+    return True  # no pile can be emptied: the bottom card of each stays
 
 
 @njit(cache=True)
-def has_destination(rules, state, card, pile, pile_of, place, can_leave, staying):
+def has_destination(rules, state, card, pile, pile_of, place, can_leave):
     """Whether ``card`` (every card above it can leave) has somewhere to go, as
     far as the cards known so far to be able to leave tell."""
-    for other in range(staying.shape[0]):
-        if other != pile and staying[other] == 0:
-            return True  # empty, or can be emptied
+    # (no pile is empty or known to be emptiable: ``provably_lost`` stops at the first)
     suit = card // 13
     rank = card % 13
     home = True

@@ -18,6 +18,9 @@ class SolverPolicy(Policy):
     """Searches for a win; ``unknown`` when the budget runs out, never ``lost``."""
 
     name = "solver"
+    # 2: the cheap proofs of loss (simlab.solver.deadlock) change node counts and
+    # some verdicts at a given budget, so results of version 1 are not resumed.
+    version = 2
     parameters = {
         "budget": Param(int, DEFAULT_BUDGET, "most distinct positions searched per deal", low=1),
         "table_bits": Param(
