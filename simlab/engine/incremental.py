@@ -31,18 +31,27 @@ def start_tracking(rules, state, zobrist, pile_hashes, card_piles):
 
 
 @njit(cache=True)
+def _moved_hashes(rules, state, source, destination, zobrist, pile_hashes, total):
+    """For the top card of ``source`` going onto ``destination`` (nothing is
+    changed): the card, the two piles' new hashes and the new ``total``."""
+    source_height = kernel.height(rules, state, source) - 1
+    card = kernel.card_at(rules, state, source, source_height)
+    source_hash = pile_hashes[source] ^ zobrist[card, source_height]
+    destination_hash = pile_hashes[destination] ^ zobrist[card, kernel.height(rules, state, destination)]
+    total = np.uint64(total)  # a Python int below 2**63 arrives as int64; keep hash arithmetic in uint64
+    total -= kernel.pile_term(rules, source, pile_hashes[source])
+    total -= kernel.pile_term(rules, destination, pile_hashes[destination])
+    total += kernel.pile_term(rules, source, source_hash) + kernel.pile_term(rules, destination, destination_hash)
+    return card, source_hash, destination_hash, total
+
+
+@njit(cache=True)
 def _move_card(rules, state, source, destination, zobrist, pile_hashes, card_piles, total):
     """Update the tracked facts and ``total`` for the top card of ``source``
     going onto ``destination`` (the state itself is not changed here)."""
-    source_height = kernel.height(rules, state, source) - 1
-    card = kernel.card_at(rules, state, source, source_height)
-    destination_height = kernel.height(rules, state, destination)
-    total -= kernel.pile_term(rules, source, pile_hashes[source])
-    total -= kernel.pile_term(rules, destination, pile_hashes[destination])
-    pile_hashes[source] ^= zobrist[card, source_height]
-    pile_hashes[destination] ^= zobrist[card, destination_height]
-    total += kernel.pile_term(rules, source, pile_hashes[source])
-    total += kernel.pile_term(rules, destination, pile_hashes[destination])
+    card, pile_hashes[source], pile_hashes[destination], total = _moved_hashes(
+        rules, state, source, destination, zobrist, pile_hashes, total
+    )
     card_piles[card] = destination
     return total
 
@@ -52,22 +61,12 @@ def hash_after(rules, state, move, zobrist, pile_hashes, total):
     """The ``position_hash`` after ``move`` (from a row or cell to a row or cell,
     so the foundations' base stays as it is), without making the move: the
     search asks this first and makes the move only if the position is new."""
-    source = move // MOVE_BASE
-    destination = move % MOVE_BASE
-    source_height = kernel.height(rules, state, source) - 1
-    card = kernel.card_at(rules, state, source, source_height)
-    source_hash = pile_hashes[source] ^ zobrist[card, source_height]
-    destination_hash = pile_hashes[destination] ^ zobrist[card, kernel.height(rules, state, destination)]
-    total = np.uint64(total)
-    total -= kernel.pile_term(rules, source, pile_hashes[source])
-    total -= kernel.pile_term(rules, destination, pile_hashes[destination])
-    return total + kernel.pile_term(rules, source, source_hash) + kernel.pile_term(rules, destination, destination_hash)
+    return _moved_hashes(rules, state, move // MOVE_BASE, move % MOVE_BASE, zobrist, pile_hashes, total)[3]
 
 
 @njit(cache=True)
 def apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, total):
     """``kernel.apply_move`` that keeps the tracked facts; return the new position's hash."""
-    total = np.uint64(total)  # a Python int below 2**63 arrives as int64; keep hash arithmetic in uint64
     base_before = kernel.base_term(rules, state)
     total = _move_card(rules, state, move // MOVE_BASE, move % MOVE_BASE, zobrist, pile_hashes, card_piles, total)
     kernel.apply_move(rules, state, move)
@@ -77,7 +76,6 @@ def apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, tot
 @njit(cache=True)
 def undo_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, total):
     """``kernel.undo_move`` that keeps the tracked facts; return the old position's hash."""
-    total = np.uint64(total)  # a Python int below 2**63 arrives as int64; keep hash arithmetic in uint64
     base_before = kernel.base_term(rules, state)
     total = _move_card(rules, state, move % MOVE_BASE, move // MOVE_BASE, zobrist, pile_hashes, card_piles, total)
     kernel.undo_move(rules, state, move)

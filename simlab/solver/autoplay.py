@@ -90,29 +90,26 @@ def lowest_foundation(rules, state):
 
 
 @njit(cache=True)
-def plays_home_safely(rules, state, card):
-    """Whether ``card``, were it on top of its pile, would be played home
-    automatically (the test ``next_safe_play`` makes for each top card)."""
+def safe_foundation(rules, state, card):
+    """The foundation that ``card`` (were it a top card) would be played onto
+    automatically, or -1."""
     for foundation in range(rules[FIRST_FOUNDATION], rules[N_PILES]):
         if kernel.foundation_accepts(rules, state, foundation, card):
-            return is_safe(rules, state, card)
-    return False
+            return foundation if is_safe(rules, state, card) else -1
+    return -1
 
 
 @njit(cache=True)
 def next_safe_play(rules, state):
     """A safe foundation play available now, or -1."""
-    first_foundation = rules[FIRST_FOUNDATION]
     # Building down regardless of suit: only ranks up to the lowest foundation's
     # height can be safe; checking that first skips most cards cheaply.
     highest_safe_rank = lowest_foundation(rules, state) if rules[AUTOPLAY] == AUTOPLAY_DOWN_ANY_SUIT else 12
-    for source in range(first_foundation):
+    for source in range(rules[FIRST_FOUNDATION]):
         card = kernel.top_card(rules, state, source)
         if card < 0 or card % 13 > highest_safe_rank:
             continue
-        for foundation in range(first_foundation, rules[N_PILES]):
-            if kernel.foundation_accepts(rules, state, foundation, card):
-                if is_safe(rules, state, card):
-                    return source * MOVE_BASE + foundation
-                break
+        foundation = safe_foundation(rules, state, card)
+        if foundation >= 0:
+            return source * MOVE_BASE + foundation
     return -1

@@ -27,7 +27,7 @@ from simlab.engine import kernel
 from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
-from simlab.solver.autoplay import next_safe_play, plays_home_safely
+from simlab.solver.autoplay import next_safe_play, safe_foundation
 from simlab.solver.deadlock import only_rearranges, provably_lost
 from simlab.policies.features import URGENCY_WEIGHTS, cards_until_home
 from simlab.solver.evaluation import next_ranks
@@ -91,7 +91,7 @@ def quiet(rules, state, move):
         return False
     source = move // MOVE_BASE
     height = kernel.height(rules, state, source)
-    return height < 2 or not plays_home_safely(rules, state, kernel.card_at(rules, state, source, height - 2))
+    return height < 2 or safe_foundation(rules, state, kernel.card_at(rules, state, source, height - 2)) < 0
 
 
 # How a depth-first search orders its moves (each prunes the same moves, so each is complete).
