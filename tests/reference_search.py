@@ -1,7 +1,7 @@
-"""A plain reference search for differential tests: every legal move of the rules
-engine, no pruning, a visited set of canonical positions built from plain
-tuples (independent of the solver's Zobrist hash and of everything in
-``simlab.solver``)."""
+"""Shared by the solver's differential tests: a plain reference search (every
+legal move of the rules engine, no pruning, a visited set of canonical
+positions built from plain tuples, independent of the solver's Zobrist hash
+and of everything in ``simlab.solver``) and the helpers that draw positions."""
 
 from __future__ import annotations
 
@@ -109,3 +109,9 @@ def reduced_deal(game, rng, n_cards: int):
         if not name.startswith("foundation"):
             piles[name] = [c for c in cards if c not in home]
     return game.state_from_cards(piles, base=base)
+
+
+def full(suit: str, upto: str = "K") -> str:
+    """A foundation holding ace..``upto`` of ``suit``, as ``state_from_piles`` takes it."""
+    ranks = "A23456789TJQK"
+    return " ".join(rank + suit for rank in ranks[: ranks.index(upto) + 1])

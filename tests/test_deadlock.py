@@ -20,7 +20,7 @@ from simlab.engine.game import State
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE
 from simlab.solver.deadlock import provably_lost
 
-from reference_search import reduced_deal, reference_search
+from reference_search import full, reduced_deal, reference_search
 
 CASTLE_GAMES = ["beleaguered_castle", "streets_and_alleys", "citadel", "siegecraft", "stronghold"]
 
@@ -157,12 +157,6 @@ def test_real_deals_called_lost_at_the_start_are_lost_for_fc_solve(game_name):
 
 
 # ----- positions where a variant without one of the rules prunes a win -------------------------
-
-def full(suit: str, upto: str) -> str:
-    """A foundation holding ace..``upto`` of ``suit``."""
-    ranks = "A23456789TJQK"
-    return " ".join(rank + suit for rank in ranks[: ranks.index(upto) + 1])
-
 
 # Without "into a pile that can be emptied": KD sits on QD, has no card above its
 # rank and cannot go home before QD, but row1 can be emptied (QC and KC go home) and

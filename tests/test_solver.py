@@ -25,16 +25,9 @@ from simlab.solver import solve
 from simlab.solver.autoplay import next_safe_play
 from simlab.solver.replay import replays_to_win
 
-from reference_search import foundation_heights, reduced_deal, reference_verdict
+from reference_search import foundation_heights, full, reduced_deal, reference_verdict
 
-RANKS = "A23456789TJQK"
-SUITS = "CSHD"
 CASTLE_GAMES = ["beleaguered_castle", "streets_and_alleys", "siegecraft"]
-
-
-def full(suit: str, upto: str = "K") -> str:
-    """A foundation holding ace..``upto`` of ``suit``."""
-    return " ".join(r + suit for r in RANKS[: RANKS.index(upto) + 1])
 
 
 def solved(game, state, **kwargs):
