@@ -5,12 +5,20 @@ left unresolved were almost all wins that depth-first search wandered away
 from (losses are usually proved in a few hundred positions). Best-first search
 expands the most promising position found so far, wherever it is in the tree,
 so it reaches wins far sooner. It keeps every position (the closed set is the
-transposition table, the open set a binary heap), so it is still exhaustive:
+transposition table, the open set a bucket queue), so it is still exhaustive:
 when no position is left to expand, the deal is lost.
 
 It uses the same rules kernel, safe automatic plays and pruned move lists as
 the depth-first search (``simlab.solver.search``); the "card moved last" rule
 needs each position's first parent, which this search keeps.
+
+Speed (Beleaguered Castle deals 954 and 981, 2M positions each): the open set
+was a binary heap; a bucket queue (a linked list per priority step, newest
+first) expands the same positions in the same order when there is no jitter
+and cut the CPU per position by about 10%. A position's moves are now pushed
+in the kernel's order (``ORDER_PLAIN``) instead of being scored and sorted
+first, which only decided the order among children of equal promise: another
+5-10%.
 """
 
 from __future__ import annotations
@@ -19,13 +27,13 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.layout import MOVE_BASE, N_CARDS, N_PILES, STATE_SIZE
+from simlab.engine.layout import CAPACITY, FIRST_CELL, MOVE_BASE, N_CARDS, N_PILES, STATE_SIZE
 from simlab.solver.deadlock import only_rearranges, provably_lost
 from simlab.solver.evaluation import promise
 from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
 from simlab.solver.search import (
-    FIRST_TABLE_ENTRIES, MAX_BRANCHING, ORDER_GUIDED, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, grow, ordered_moves,
+    FIRST_TABLE_ENTRIES, MAX_BRANCHING, ORDER_PLAIN, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, grow, ordered_moves,
     play_safe_moves, play_safe_moves_tracked, quiet, undo_moves_tracked,
 )
 
@@ -44,46 +52,50 @@ def promise_noise(seed, key):
     return PROMISE_NOISE * np.float64(value >> np.uint64(11)) / 9007199254740992.0
 
 
-@njit(cache=True)
-def _before(keys, ids, a, b):
-    """Heap order: higher promise first; among equals the newer position."""
-    return keys[a] > keys[b] or (keys[a] == keys[b] and ids[a] > ids[b])
+# Priorities are kept in buckets of 1/BUCKETS_PER_UNIT of a promise unit. The
+# promise weights are whole numbers, so without jitter this is exact; the
+# jitter of restarts is rounded down to a quarter unit.
+BUCKETS_PER_UNIT = 4
 
 
 @njit(cache=True)
-def heap_push(keys, ids, size, key, node):
-    keys[size] = key
-    ids[size] = node
-    child = size
-    while child > 0:
-        parent = (child - 1) // 2
-        if not _before(keys, ids, child, parent):
-            break
-        keys[child], keys[parent] = keys[parent], keys[child]
-        ids[child], ids[parent] = ids[parent], ids[child]
-        child = parent
-    return size + 1
+def priority_range(rules, weights):
+    """(lowest bucket, bucket count) covering every priority ``promise`` plus
+    jitter can take: at most every card home, every row empty and every card
+    where it belongs; at least every card buried under a full pile."""
+    highest = weights[0] * rules[N_CARDS] + weights[1] * rules[FIRST_CELL] + weights[2] * rules[N_CARDS]
+    highest += PROMISE_NOISE
+    lowest = -weights[3] * rules[N_CARDS] * rules[CAPACITY]
+    low_bucket = np.int64(np.floor(lowest * BUCKETS_PER_UNIT)) - 1
+    return low_bucket, np.int64(np.ceil(highest * BUCKETS_PER_UNIT)) - low_bucket + 2
 
 
 @njit(cache=True)
-def heap_pop(keys, ids, size):
-    """Remove the best entry; return (node, new size)."""
-    node = ids[0]
-    size -= 1
-    keys[0] = keys[size]
-    ids[0] = ids[size]
-    parent = 0
-    while True:
-        best = parent
-        for child in (2 * parent + 1, 2 * parent + 2):
-            if child < size and _before(keys, ids, child, best):
-                best = child
-        if best == parent:
-            break
-        keys[best], keys[parent] = keys[parent], keys[best]
-        ids[best], ids[parent] = ids[parent], ids[best]
-        parent = best
-    return node, size
+def bucket_of(priority, low_bucket):
+    """The bucket of a priority (``priority_range`` gives ``low_bucket``)."""
+    return np.int64(np.floor(priority * BUCKETS_PER_UNIT)) - low_bucket
+
+
+@njit(cache=True)
+def queue_push(heads, next_in_bucket, top, bucket, node):
+    """Put ``node`` first in ``bucket`` (so among equals the newest comes out
+    first); return the highest bucket that may be non-empty."""
+    next_in_bucket[node] = heads[bucket]
+    heads[bucket] = node
+    return max(top, bucket)
+
+
+@njit(cache=True)
+def queue_pop(heads, next_in_bucket, top):
+    """Take the first node of the highest non-empty bucket at or below ``top``;
+    return (node, new top), or (-1, -1) when the queue is empty."""
+    while top >= 0 and heads[top] < 0:
+        top -= 1
+    if top < 0:
+        return -1, -1
+    node = heads[top]
+    heads[top] = next_in_bucket[node]
+    return node, top
 
 
 @njit(cache=True)
@@ -114,15 +126,19 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
     parent = np.empty(1024, dtype=np.int32)
     via = np.empty(1024, dtype=np.int32)  # move from the parent; -1 for the root
     last_moved_to = np.empty(1024, dtype=np.int32)
-    keys = np.empty(1024, dtype=np.float64)
-    ids = np.empty(1024, dtype=np.int32)
+    for weight in weights:
+        if weight < 0:
+            raise ValueError("promise weights must not be negative")
+    low_bucket, bucket_count = priority_range(rules, weights)
+    heads = np.full(bucket_count, -1, dtype=np.int32)  # per bucket: its newest node, -1 if none
+    next_in_bucket = np.empty(1024, dtype=np.int32)
     pool[0] = root
     parent[0] = -1
     via[0] = -1
     last_moved_to[0] = -1
     add(table, kernel.position_hash(rules, root, zobrist))
     nodes = np.int64(1)
-    heap_size = heap_push(keys, ids, 0, promise(rules, root, weights), 0)
+    top = queue_push(heads, next_in_bucket, -1, bucket_of(promise(rules, root, weights), low_bucket), 0)
     scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
     scores = np.empty(MAX_BRANCHING, dtype=np.float64)
     moves = np.empty(MAX_BRANCHING, dtype=np.int32)
@@ -131,12 +147,14 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
     below_top = np.empty(rules[N_PILES], dtype=np.float64)
     pile_hashes = np.empty(rules[N_PILES], dtype=np.uint64)
     card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
-    while heap_size > 0:
-        node, heap_size = heap_pop(keys, ids, heap_size)
+    while True:
+        node, top = queue_pop(heads, next_in_bucket, top)
+        if node < 0:
+            break
         work[:] = pool[node]
         node_key = start_tracking(rules, work, zobrist, pile_hashes, card_piles)
         count = ordered_moves(
-            rules, work, last_moved_to[node], scratch, scores, moves, 0, ORDER_GUIDED, 0, node_key, card_piles, whole,
+            rules, work, last_moved_to[node], scratch, scores, moves, 0, ORDER_PLAIN, 0, node_key, card_piles, whole,
             below_top,
         )
         for i in range(count):
@@ -168,8 +186,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
                 parent = grow(parent, nodes)
                 via = grow(via, nodes)
                 last_moved_to = grow(last_moved_to, nodes)
-                keys = grow(keys, nodes)
-                ids = grow(ids, nodes)
+                next_in_bucket = grow(next_in_bucket, nodes)
                 pool[nodes] = work
                 parent[nodes] = node
                 via[nodes] = move
@@ -178,7 +195,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
                     nodes += 1  # a dead end: counted, never expanded
                 else:
                     priority = promise(rules, work, weights) + promise_noise(noise_seed, key)
-                    heap_size = heap_push(keys, ids, heap_size, priority, nodes)
+                    top = queue_push(heads, next_in_bucket, top, bucket_of(priority, low_bucket), nodes)
                     nodes += 1
             undo_moves_tracked(rules, work, auto_log, 0, autos, zobrist, pile_hashes, card_piles)
             undo_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, np.uint64(0))

@@ -5,9 +5,10 @@ and undo moves in place), a transposition table of 64-bit position hashes that
 treats rows (and cells) as interchangeable and grows as the search needs, safe
 automatic foundation plays, and one of three move orders (``ORDER_*``): guided
 toward the cards the foundations need next, the same with a seeded jitter, or
-shuffled. A search can be paused and resumed (``begin_depth_first``,
-``resume_depth_first``). The budget counts distinct positions (nodes), never
-seconds, so a verdict is reproducible.
+shuffled (best-first search uses a fourth, the kernel's plain order). A search
+can be paused and resumed (``begin_depth_first``, ``resume_depth_first``). The
+budget counts distinct positions (nodes), never seconds, so a verdict is
+reproducible.
 
 Pruning (each keeps the search complete; arguments in ``ordered_moves``):
 1. a lone card never moves into an empty row (the result equals the position);
@@ -98,6 +99,7 @@ def quiet(rules, state, move):
 ORDER_GUIDED = 0  # best first by ``move_score``
 ORDER_JITTERED = 1  # ``move_score`` plus a seeded jitter that reorders near-equal moves
 ORDER_SHUFFLED = 2  # a seeded pseudo-random order, different in every position
+ORDER_PLAIN = 3  # the kernel's order, unscored (for best-first search, which orders positions, not moves)
 NOISE_SCALE = 60.0  # the jitter: about one category step of ``move_score``
 
 
@@ -191,7 +193,7 @@ def ordered_moves(
       position stays reachable (back to its old pile gives the parent itself).
     """
     count = kernel.legal_moves(rules, state, scratch)
-    if order != ORDER_SHUFFLED:
+    if order == ORDER_GUIDED or order == ORDER_JITTERED:
         pile_urgencies(rules, state, card_piles, whole, below_top)
     first_empty_row = -1
     first_empty_cell = -1
@@ -218,6 +220,10 @@ def ordered_moves(
                     continue
             elif destination != first_empty_cell:
                 continue
+        if order == ORDER_PLAIN:
+            out[out_start + kept] = move
+            kept += 1
+            continue
         if order == ORDER_SHUFFLED:
             score = seeded_fraction(seed, move, position_key)
         else:
