@@ -18,7 +18,8 @@ first) expands the same positions in the same order when there is no jitter
 and cut the CPU per position by about 10%. A position's moves are now pushed
 in the kernel's order (``ORDER_PLAIN``) instead of being scored and sorted
 first, which only decided the order among children of equal promise: another
-5-10%.
+5-10%. Positions are kept packed (``simlab.engine.packed``: 65 bytes instead
+of 241 for Beleaguered Castle), so a run's memory is mostly its table.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.layout import CAPACITY, FIRST_CELL, MOVE_BASE, N_CARDS, N_PILES, STATE_SIZE
+from simlab.engine.layout import CAPACITY, FIRST_CELL, MOVE_BASE, N_CARDS, N_PILES
+from simlab.engine.packed import pack, packed_size, unpack
 from simlab.solver.deadlock import only_rearranges, provably_lost
 from simlab.solver.evaluation import promise
 from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
@@ -122,7 +124,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
         return STATUS_WON, np.int64(1), line_to(rules, state, np.empty(0, dtype=np.int32), 0)
     if provably_lost(rules, root):
         return STATUS_LOST, np.int64(1), np.empty(0, dtype=np.int32)
-    pool = np.empty((1024, rules[STATE_SIZE]), dtype=np.int8)
+    pool = np.empty((1024, packed_size(rules)), dtype=np.int8)  # every position generated, packed
     parent = np.empty(1024, dtype=np.int32)
     via = np.empty(1024, dtype=np.int32)  # move from the parent; -1 for the root
     last_moved_to = np.empty(1024, dtype=np.int32)
@@ -132,7 +134,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
     low_bucket, bucket_count = priority_range(rules, weights)
     heads = np.full(bucket_count, -1, dtype=np.int32)  # per bucket: its newest node, -1 if none
     next_in_bucket = np.empty(1024, dtype=np.int32)
-    pool[0] = root
+    pack(rules, root, pool[0])
     parent[0] = -1
     via[0] = -1
     last_moved_to[0] = -1
@@ -151,7 +153,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
         node, top = queue_pop(heads, next_in_bucket, top)
         if node < 0:
             break
-        work[:] = pool[node]
+        unpack(rules, pool[node], work)
         node_key = start_tracking(rules, work, zobrist, pile_hashes, card_piles)
         count = ordered_moves(
             rules, work, last_moved_to[node], scratch, scores, moves, 0, ORDER_PLAIN, 0, node_key, card_piles, whole,
@@ -187,7 +189,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
                 via = grow(via, nodes)
                 last_moved_to = grow(last_moved_to, nodes)
                 next_in_bucket = grow(next_in_bucket, nodes)
-                pool[nodes] = work
+                pack(rules, work, pool[nodes])
                 parent[nodes] = node
                 via[nodes] = move
                 last_moved_to[nodes] = move % MOVE_BASE if autos == 0 else -1

@@ -18,9 +18,11 @@ class SolverPolicy(Policy):
     """Searches for a win; ``unknown`` when the budget runs out, never ``lost``."""
 
     name = "solver"
-    # 2: the cheap proofs of loss (simlab.solver.deadlock) change node counts and
-    # some verdicts at a given budget, so results of version 1 are not resumed.
-    version = 2
+    # Each version changes node counts (and possibly verdicts) at a given
+    # budget, so results of an earlier version are not resumed:
+    # 2: the cheap proofs of loss (simlab.solver.deadlock);
+    # 3: best-first restarts with a bucket queue and children in the kernel's order.
+    version = 3
     parameters = {
         "budget": Param(int, DEFAULT_BUDGET, "most distinct positions searched per deal", low=1),
         "table_bits": Param(
