@@ -189,16 +189,15 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
                 via = grow(via, nodes)
                 last_moved_to = grow(last_moved_to, nodes)
                 next_in_bucket = grow(next_in_bucket, nodes)
-                pack(rules, work, pool[nodes])
                 parent[nodes] = node
                 via[nodes] = move
                 last_moved_to[nodes] = move % MOVE_BASE if autos == 0 else -1
-                if not rearranges and provably_lost(rules, work):
-                    nodes += 1  # a dead end: counted, never expanded
-                else:
+                # a dead end is counted but never expanded, so neither stored nor queued
+                if rearranges or not provably_lost(rules, work):
+                    pack(rules, work, pool[nodes])
                     priority = promise(rules, work, weights) + promise_noise(noise_seed, key)
                     top = queue_push(heads, next_in_bucket, top, bucket_of(priority, low_bucket), nodes)
-                    nodes += 1
+                nodes += 1
             undo_moves_tracked(rules, work, auto_log, 0, autos, zobrist, pile_hashes, card_piles)
             undo_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, np.uint64(0))
     return STATUS_LOST, nodes, np.empty(0, dtype=np.int32)
