@@ -5,7 +5,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CONFIG ?= experiments/default.yaml
 # Compiled (numba) kernels are cached here and reused by every later process of the run.
-export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+# One folder per version of the sources: numba checks only the timestamp of the file that
+# holds a function, not of the files of the functions it calls, so after an edit to one
+# module a cached caller in another would go on running the old code.
+SOURCE_HASH := $(shell find simlab -name '*.py' | LC_ALL=C sort | xargs cat | sha1sum | cut -c1-12)
+export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache/$(SOURCE_HASH)
 
 .PHONY: setup experiment test bench clean
 

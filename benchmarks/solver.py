@@ -20,7 +20,7 @@ Timing: our solver runs in this process, timed with ``time.process_time``
 (one warm-up solve first, so loading the compiled kernels is not timed);
 fc-solve's CPU is the ``RUSAGE_CHILDREN`` user+system delta around each run.
 Peak memory is ``ru_maxrss`` of this process (and of the largest fc-solve run).
-Every deal is written to ``results/bench/solver-<time>.csv``.
+Every deal is written to ``results/bench/solver-<time>.csv`` (a new file per run).
 """
 
 from __future__ import annotations
@@ -247,12 +247,27 @@ def _summary(summary: dict, use_fcs: bool) -> None:
         print(f"   deals fc-solve resolves and simlab does not: {listed[:30]}")
 
 
+def new_results_file(directory: Path, stem: str) -> Path:
+    """A new, empty ``<stem>-<time>.csv`` in ``directory`` (``-2``, ``-3``, ... added
+    when a run started in the same second has the name), created here, so two
+    benchmarks run side by side never write into one file."""
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    attempt = 1
+    while True:
+        path = directory / (f"{stem}-{stamp}.csv" if attempt == 1 else f"{stem}-{stamp}-{attempt}.csv")
+        try:
+            path.open("x").close()
+            return path
+        except FileExistsError:
+            attempt += 1
+
+
 def run() -> None:
     use_fcs = USE_FCSOLVE and FCSOLVE is not None
     if USE_FCSOLVE and FCSOLVE is None:
         print("fc-solve is not installed: its columns are skipped")
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    path = RESULTS_DIR / f"solver-{time.strftime('%Y%m%d-%H%M%S')}.csv"
+    path = new_results_file(RESULTS_DIR, "solver")
     fields = ["game", "deal", "verdict", "reason", "nodes", "cpu_s",
               "fcs_verdict", "fcs_states", "fcs_cpu_s", "note"]
     with open(path, "w", newline="") as handle:
