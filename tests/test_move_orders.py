@@ -1,8 +1,6 @@
 """Move orders of the depth-first search (``simlab.solver.search.ordered_moves``):
 every order searches the same moves (only the order differs, so each search
-stays complete), and the shuffled order puts the moves that open a pile up
-first. What "opens a pile up" means is written here again from the rules' side
-(pile names and the game's own legal moves), not from the search's code."""
+stays complete, whatever the seed), and the seeded orders do depend on the seed."""
 
 from __future__ import annotations
 
@@ -35,17 +33,6 @@ def moves_in_order(game, state: State, order: int, seed: int) -> list[int]:
     return [int(code) for code in out[:count]]
 
 
-def opens_up(game, state: State, code: int) -> bool:
-    """The move takes the last card of its pile onto another card (not home), or
-    the card it uncovers is one that a foundation accepts in ``state``."""
-    move = game.move_from_code(code)
-    cards = game.pile_cards(state, move.source)
-    if len(cards) == 1:
-        return not move.destination.startswith("foundation") and len(game.pile_cards(state, move.destination)) > 0
-    foundations = [i for i, name in enumerate(game.pile_names) if name.startswith("foundation")]
-    return any(kernel.foundation_accepts(game.rules, state.array, pile, cards[-2]) for pile in foundations)
-
-
 def playout_positions(game, deals: range, steps: int, seed: int) -> list[State]:
     """Positions along random playouts of ``deals``."""
     generator = np.random.default_rng(seed)
@@ -61,24 +48,22 @@ def playout_positions(game, deals: range, steps: int, seed: int) -> list[State]:
     return positions
 
 
-@pytest.mark.parametrize("game_name", CASTLE_GAMES)
-def test_every_order_searches_the_same_moves_and_shuffled_opens_piles_first(game_name: str) -> None:
+@pytest.mark.parametrize("game_name", CASTLE_GAMES + ["chessboard"])
+def test_every_order_searches_the_same_moves(game_name: str) -> None:
     game = make_game(game_name)
-    opening_seen = ordinary_seen = 0
-    for state in playout_positions(game, range(1, 9), steps=60, seed=3):
+    positions = playout_positions(game, range(1, 41), steps=30, seed=3)
+    for state in positions:
         plain = moves_in_order(game, state, ORDER_PLAIN, 0)
+        assert len(set(plain)) == len(plain)
         for order in (ORDER_GUIDED, ORDER_JITTERED, ORDER_SHUFFLED):
-            assert sorted(moves_in_order(game, state, order, 7)) == sorted(plain), game.piles(state)
-        shuffled = moves_in_order(game, state, ORDER_SHUFFLED, 11)
-        flags = [opens_up(game, state, code) for code in shuffled]
-        assert flags == sorted(flags, reverse=True), (game.piles(state), [str(game.move_from_code(c)) for c in shuffled])
-        opening_seen += sum(flags)
-        ordinary_seen += len(flags) - sum(flags)
-    assert opening_seen >= 20 and ordinary_seen >= 100, (opening_seen, ordinary_seen)
+            for seed in (1, 7):
+                assert sorted(moves_in_order(game, state, order, seed)) == sorted(plain), game.piles(state)
+    assert len(positions) >= 200
 
 
-def test_the_shuffled_order_depends_on_the_seed() -> None:
+@pytest.mark.parametrize("order", [ORDER_JITTERED, ORDER_SHUFFLED])
+def test_the_seeded_orders_depend_on_the_seed(order: int) -> None:
     game = make_game("beleaguered_castle")
     state = game.initial_state(5)
-    orders = {tuple(moves_in_order(game, state, ORDER_SHUFFLED, seed)) for seed in range(1, 21)}
+    orders = {tuple(moves_in_order(game, state, order, seed)) for seed in range(1, 21)}
     assert len(orders) > 5

@@ -21,9 +21,8 @@ class SolverPolicy(Policy):
     # Each version changes node counts (and possibly verdicts) at a given
     # budget, so results of an earlier version are not resumed:
     # 2: the cheap proofs of loss (simlab.solver.deadlock);
-    # 3: best-first restarts with a bucket queue and children in the kernel's order;
-    # 4: shuffled restarts try the moves that open a pile up first.
-    version = 4
+    # 3: best-first restarts with a bucket queue and children in the kernel's order.
+    version = 3
     parameters = {
         "budget": Param(int, DEFAULT_BUDGET, "most distinct positions searched per deal", low=1),
         "table_bits": Param(

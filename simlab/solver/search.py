@@ -5,8 +5,7 @@ and undo moves in place), a transposition table of 64-bit position hashes that
 treats rows (and cells) as interchangeable and grows as the search needs, safe
 automatic foundation plays, and one of three move orders (``ORDER_*``): guided
 toward the cards the foundations need next, the same with a seeded jitter, or
-shuffled with the moves that open a pile up first (best-first search uses a
-fourth, the kernel's plain order). A search
+shuffled (best-first search uses a fourth, the kernel's plain order). A search
 can be paused and resumed (``begin_depth_first``, ``resume_depth_first``). The
 budget counts distinct positions (nodes), never seconds, so a verdict is
 reproducible.
@@ -99,7 +98,7 @@ def quiet(rules, state, move):
 # How a depth-first search orders its moves (each prunes the same moves, so each is complete).
 ORDER_GUIDED = 0  # best first by ``move_score``
 ORDER_JITTERED = 1  # ``move_score`` plus a seeded jitter that reorders near-equal moves
-ORDER_SHUFFLED = 2  # seeded pseudo-random, different in every position, moves that ``opens_up`` first
+ORDER_SHUFFLED = 2  # a seeded pseudo-random order, different in every position
 ORDER_PLAIN = 3  # the kernel's order, unscored (for best-first search, which orders positions, not moves)
 NOISE_SCALE = 60.0  # the jitter: about one category step of ``move_score``
 
@@ -116,31 +115,6 @@ def seeded_fraction(seed, move, position_key):
     value = (value ^ (value >> np.uint64(32))) * np.uint64(0xD6E8FEB86659FD93)
     value ^= value >> np.uint64(32)
     return np.float64(value >> np.uint64(11)) / 9007199254740992.0
-
-
-@njit(cache=True)
-def opens_up(rules, state, move):
-    """1.0 for a move that empties its pile onto another card or uncovers a card
-    its foundation takes already (before the move), else 0.0: the shuffled order
-    tries these first.
-
-    Why: measured as the share of short shuffled searches (2,048 positions,
-    seeds 1-400 and 1001-1400) that win, on 36 deals that took the solver over
-    200,000 positions to win (Beleaguered Castle) or over a million (Streets
-    and Alleys): 128 and 133 wins in a uniform order; 178 and 157 with only the
-    uncovering moves first; 192 and 210 with both. Emptying moves alone gave
-    149, rearrangements last 141, moves into an empty row last 104, and the
-    guided order with a jitter (``ORDER_JITTERED``, 8,192 positions) 29 where
-    the uniform order had 77.
-    """
-    destination = move % MOVE_BASE
-    source = move // MOVE_BASE
-    height = kernel.height(rules, state, source)
-    if height == 1:
-        empties = destination < rules[FIRST_FOUNDATION] and kernel.height(rules, state, destination) > 0
-        return 1.0 if empties else 0.0
-    uncovered = kernel.card_at(rules, state, source, height - 2)
-    return 1.0 if cards_until_home(rules, state, uncovered) == 0 else 0.0
 
 
 @njit(cache=True)
@@ -251,7 +225,7 @@ def ordered_moves(
             kept += 1
             continue
         if order == ORDER_SHUFFLED:
-            score = seeded_fraction(seed, move, position_key) + opens_up(rules, state, move)
+            score = seeded_fraction(seed, move, position_key)
         else:
             score = move_score(rules, state, move, whole, below_top)
             if order == ORDER_JITTERED:
