@@ -8,7 +8,7 @@ CONFIG ?= experiments/default.yaml
 # One folder per version of the sources: numba checks only the timestamp of the file that
 # holds a function, not of the files of the functions it calls, so after an edit to one
 # module a cached caller in another would go on running the old code.
-SOURCE_HASH := $(shell find simlab -name '*.py' | LC_ALL=C sort | xargs cat | sha1sum | cut -c1-12)
+SOURCE_HASH := $(shell find simlab -name '*.py' | LC_ALL=C sort | xargs cat | cksum | cut -d' ' -f1)
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache/$(SOURCE_HASH)
 
 .PHONY: setup experiment test bench clean
