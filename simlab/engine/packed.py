@@ -9,7 +9,6 @@ top, one pile after another (65 bytes for Beleaguered Castle).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from simlab.engine.layout import CAPACITY, N_CARDS, N_PILES, OFFSET_BASE, OFFSET_HEIGHTS
