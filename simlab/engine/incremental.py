@@ -12,13 +12,13 @@ pile of each card; the caller keeps the total.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simlab.engine import kernel
+from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import MOVE_BASE, N_PILES
 
 
-@njit(cache=True)
+@allocation_free
 def start_tracking(rules, state, zobrist, pile_hashes, card_piles):
     """Fill ``pile_hashes`` and ``card_piles`` for ``state``; return its ``position_hash``."""
     total = kernel.base_term(rules, state)
@@ -30,7 +30,7 @@ def start_tracking(rules, state, zobrist, pile_hashes, card_piles):
     return total
 
 
-@njit(cache=True)
+@allocation_free
 def _moved_hashes(rules, state, source, destination, zobrist, pile_hashes, total):
     """For the top card of ``source`` going onto ``destination`` (nothing is
     changed): the card, the two piles' new hashes and the new ``total``."""
@@ -45,7 +45,7 @@ def _moved_hashes(rules, state, source, destination, zobrist, pile_hashes, total
     return card, source_hash, destination_hash, total
 
 
-@njit(cache=True)
+@allocation_free
 def _move_card(rules, state, source, destination, zobrist, pile_hashes, card_piles, total):
     """Update the tracked facts and ``total`` for the top card of ``source``
     going onto ``destination`` (the state itself is not changed here)."""
@@ -56,7 +56,7 @@ def _move_card(rules, state, source, destination, zobrist, pile_hashes, card_pil
     return total
 
 
-@njit(cache=True)
+@allocation_free
 def hash_after(rules, state, move, zobrist, pile_hashes, total):
     """The ``position_hash`` after ``move`` (from a row or cell to a row or cell,
     so the foundations' base stays as it is), without making the move: the
@@ -64,7 +64,7 @@ def hash_after(rules, state, move, zobrist, pile_hashes, total):
     return _moved_hashes(rules, state, move // MOVE_BASE, move % MOVE_BASE, zobrist, pile_hashes, total)[3]
 
 
-@njit(cache=True)
+@allocation_free
 def apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, total):
     """``kernel.apply_move`` that keeps the tracked facts; return the new position's hash."""
     base_before = kernel.base_term(rules, state)
@@ -73,7 +73,7 @@ def apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, tot
     return total - base_before + kernel.base_term(rules, state)
 
 
-@njit(cache=True)
+@allocation_free
 def undo_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, total):
     """``kernel.undo_move`` that keeps the tracked facts; return the old position's hash."""
     base_before = kernel.base_term(rules, state)

@@ -9,8 +9,8 @@ work in place on the flat ``int8`` state described in ``simlab.engine.layout``;
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
     BUILD,
     BUILD_DOWN_ANY_SUIT,
@@ -49,19 +49,19 @@ def _zobrist_table() -> np.ndarray:
 ZOBRIST = _zobrist_table()
 
 
-@njit(cache=True)
+@allocation_free
 def height(rules, state, pile):
     """Number of cards in ``pile``."""
     return np.int64(state[rules[OFFSET_HEIGHTS] + pile])
 
 
-@njit(cache=True)
+@allocation_free
 def card_at(rules, state, pile, index):
     """Card ``index`` (0 = bottom) of ``pile``."""
     return np.int64(state[pile * rules[CAPACITY] + index])
 
 
-@njit(cache=True)
+@allocation_free
 def top_card(rules, state, pile):
     """Top card of ``pile``, or -1 when it is empty."""
     h = height(rules, state, pile)
@@ -70,13 +70,13 @@ def top_card(rules, state, pile):
     return card_at(rules, state, pile, h - 1)
 
 
-@njit(cache=True)
+@allocation_free
 def can_build(rules, card, target):
     """Whether ``card`` may go on ``target`` in the tableau."""
     return builds_on(rules[BUILD], rules[WRAP] == 1, card, target)
 
 
-@njit(cache=True)
+@allocation_free
 def builds_on(build, wrap, card, target):
     """``can_build`` with the game's ``BUILD`` rule and ``WRAP`` flag already read,
     so that the hot loops over many cards (legal moves, the solver's
@@ -93,7 +93,7 @@ def builds_on(build, wrap, card, target):
     return same_suit and (up or down)
 
 
-@njit(cache=True)
+@allocation_free
 def foundation_accepts(rules, state, foundation_pile, card):
     """Whether ``card`` may be played onto the foundation at ``foundation_pile``."""
     h = height(rules, state, foundation_pile)
@@ -113,12 +113,12 @@ def foundation_accepts(rules, state, foundation_pile, card):
     return rank == below + 1
 
 
-@njit(cache=True)
+@allocation_free
 def is_foundation(rules, pile):
     return pile >= rules[FIRST_FOUNDATION]
 
 
-@njit(cache=True)
+@allocation_free
 def legal_moves(rules, state, out):
     """Write every legal move into ``out``; return how many there are.
 
@@ -134,9 +134,6 @@ def legal_moves(rules, state, out):
     # by suit, foundation i takes suit i % 4 only: start at the card's suit, step 4
     foundation_step = 1 if rules[FOUNDATION_MODE] == FOUNDATION_ANY_SUIT else 4
     build, wrap = rules[BUILD], rules[WRAP] == 1
-    row_tops = np.empty(first_cell, dtype=np.int64)  # read once, not once per source
-    for row in range(first_cell):
-        row_tops[row] = top_card(rules, state, row)
     for source in range(first_foundation):
         card = top_card(rules, state, source)
         if card < 0:
@@ -148,9 +145,9 @@ def legal_moves(rules, state, out):
                 count += 1
         fills_space = fill == FILL_ANY or (fill == FILL_KINGS and card % 13 == 12)
         for row in range(first_cell):
-            target = row_tops[row]
             if row == source:
                 continue
+            target = top_card(rules, state, row)
             allowed = fills_space if target < 0 else builds_on(build, wrap, card, target)
             if allowed:
                 out[count] = source * MOVE_BASE + row
@@ -163,7 +160,7 @@ def legal_moves(rules, state, out):
     return count
 
 
-@njit(cache=True)
+@allocation_free
 def apply_move(rules, state, move):
     """Move the top card of the move's source onto its destination, in place."""
     source = move // MOVE_BASE
@@ -181,7 +178,7 @@ def apply_move(rules, state, move):
         state[rules[OFFSET_BASE]] = card % 13
 
 
-@njit(cache=True)
+@allocation_free
 def undo_move(rules, state, move):
     """Exactly reverse ``apply_move(rules, state, move)``."""
     apply_move(rules, state, (move % MOVE_BASE) * MOVE_BASE + move // MOVE_BASE)
@@ -189,7 +186,7 @@ def undo_move(rules, state, move):
         state[rules[OFFSET_BASE]] = -1
 
 
-@njit(cache=True)
+@allocation_free
 def foundation_cards(rules, state):
     """How many cards are on the foundations."""
     total = 0
@@ -198,13 +195,13 @@ def foundation_cards(rules, state):
     return total
 
 
-@njit(cache=True)
+@allocation_free
 def is_won(rules, state):
     """Every card is on a foundation."""
     return foundation_cards(rules, state) == rules[N_CARDS]
 
 
-@njit(cache=True)
+@allocation_free
 def _mix(value):
     """splitmix64 finaliser: spreads a pile hash before the order-free sum."""
     value = (value ^ (value >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -212,7 +209,7 @@ def _mix(value):
     return value ^ (value >> np.uint64(31))
 
 
-@njit(cache=True)
+@allocation_free
 def pile_hash(rules, state, pile, zobrist):
     """Order-sensitive hash of one pile's cards."""
     result = np.uint64(0x9E3779B97F4A7C15)
@@ -225,7 +222,7 @@ CELL_SALT = np.uint64(0xD6E8FEB86659FD93)
 BASE_MULTIPLIER = np.uint64(0xA0761D6478BD642F)
 
 
-@njit(cache=True)
+@allocation_free
 def pile_term(rules, pile, pile_hash_value):
     """One pile's share of ``position_hash``. Rows (and cells) are summed without
     their identity, so positions that differ only in the order of rows (cells)
@@ -237,13 +234,13 @@ def pile_term(rules, pile, pile_hash_value):
     return _mix(pile_hash_value + np.uint64(pile + 1))
 
 
-@njit(cache=True)
+@allocation_free
 def base_term(rules, state):
     """The foundations' base rank's share of ``position_hash``."""
     return _mix(np.uint64(state[rules[OFFSET_BASE]] + 2) * BASE_MULTIPLIER)
 
 
-@njit(cache=True)
+@allocation_free
 def position_hash(rules, state, zobrist):
     """64-bit hash of a position, equal for positions that differ only in the
     order of rows or of cells (they are interchangeable, so such positions have

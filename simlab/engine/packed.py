@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from numba import njit
 
+from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import CAPACITY, N_CARDS, N_PILES, OFFSET_BASE, OFFSET_HEIGHTS
 
 
-@njit(cache=True)
+@allocation_free
 def packed_size(rules):
     """Bytes of a packed position: one per pile height, the base, one per card."""
     return rules[N_PILES] + 1 + rules[N_CARDS]
 
 
-@njit(cache=True)
+@njit(cache=True)  # (slices of arrays need numba's runtime)
 def pack(rules, state, out):
     """Write ``state`` packed into ``out`` (``packed_size`` bytes)."""
     piles = rules[N_PILES]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.engine.compiled import allocation_free
+
 MAX_LOAD = 0.75  # past this, probing slows down sharply
 
 
@@ -33,19 +35,19 @@ def grown(table):
     return bigger
 
 
-@njit(cache=True)
+@allocation_free
 def can_grow(table, max_bits):
     """Whether ``grown(table)`` stays within ``2**max_bits`` slots."""
     return table.shape[0] < (np.int64(1) << max_bits)
 
 
-@njit(cache=True)
+@allocation_free
 def capacity(table):
     """How many hashes the set takes before it is ``MAX_LOAD`` full."""
     return np.int64(MAX_LOAD * table.shape[0])
 
 
-@njit(cache=True)
+@allocation_free
 def _slot(table, key):
     """Where ``key`` is, or the empty slot where it would go (linear probing)."""
     mask = table.shape[0] - 1
@@ -55,12 +57,12 @@ def _slot(table, key):
     return slot
 
 
-@njit(cache=True)
+@allocation_free
 def contains(table, key):
     return table[_slot(table, key)] == key
 
 
-@njit(cache=True)
+@allocation_free
 def add(table, key):
     """Add ``key``; return False if it was already there."""
     slot = _slot(table, key)

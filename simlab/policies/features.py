@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
+from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
     FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, FOUNDATION_ANY_SUIT, FOUNDATION_CHOSEN_BASE,
     FOUNDATION_MODE, MOVE_BASE, N_PILES, OFFSET_BASE,
@@ -47,19 +48,25 @@ def foundation_move(rules, state, legal, count):
     return -1
 
 
-@njit(cache=True)
+@allocation_free
 def least_buried_rank(rules, state):
     """The rank whose four cards have the fewest cards on top of them, summed over
     every pile (lowest rank on ties): the base a player would choose in Chessboard."""
-    buried = np.zeros(13, dtype=np.int64)
-    for pile in range(rules[FIRST_FOUNDATION]):
-        h = kernel.height(rules, state, pile)
-        for index in range(h):
-            buried[kernel.card_at(rules, state, pile, index) % 13] += h - 1 - index
-    return np.int64(np.argmin(buried))
+    # one pass per rank (no array: this runs inside the solver's allocation-free code)
+    best_rank, best_burial = np.int64(0), np.int64(-1)
+    for rank in range(13):
+        burial = 0
+        for pile in range(rules[FIRST_FOUNDATION]):
+            h = kernel.height(rules, state, pile)
+            for index in range(h):
+                if kernel.card_at(rules, state, pile, index) % 13 == rank:
+                    burial += h - 1 - index
+        if best_burial < 0 or burial < best_burial:
+            best_rank, best_burial = np.int64(rank), np.int64(burial)
+    return best_rank
 
 
-@njit(cache=True)
+@allocation_free
 def planned_base(rules, state):
     """The foundations' base rank, or while a Chessboard player has not chosen one
     yet, the rank they mean to choose (``least_buried_rank``)."""
@@ -69,7 +76,7 @@ def planned_base(rules, state):
     return base
 
 
-@njit(cache=True)
+@allocation_free
 def cards_until_home(rules, state, card):
     """How many more cards its foundation needs before ``card`` (0 = it can go now).
 

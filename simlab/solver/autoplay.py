@@ -15,16 +15,15 @@ only states why the cards of ``H`` can always go home.
 
 from __future__ import annotations
 
-from numba import njit
-
 from simlab.engine import kernel
+from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
     AUTOPLAY, AUTOPLAY_DOWN_ANY_SUIT, AUTOPLAY_SAME_SUIT, FIRST_FOUNDATION, FOUNDATION_CHOSEN_BASE,
     FOUNDATION_MODE, MOVE_BASE, N_PILES,
 )
 
 
-@njit(cache=True)
+@allocation_free
 def safe_down_any_suit(rules, state, card):
     """Building down regardless of suit, one deck (Castle family).
 
@@ -48,7 +47,7 @@ def safe_down_any_suit(rules, state, card):
     return True
 
 
-@njit(cache=True)
+@allocation_free
 def safe_same_suit(rules, state, card):
     """Building up or down in suit (Fortress, Chessboard), one deck.
 
@@ -69,7 +68,7 @@ def safe_same_suit(rules, state, card):
     return True
 
 
-@njit(cache=True)
+@allocation_free
 def is_safe(rules, state, card):
     """Whether playing ``card`` home (already known to be legal) is safe in this game."""
     kind = rules[AUTOPLAY]
@@ -80,7 +79,7 @@ def is_safe(rules, state, card):
     return False
 
 
-@njit(cache=True)
+@allocation_free
 def lowest_foundation(rules, state):
     """How many cards the emptiest foundation holds."""
     lowest = 13
@@ -89,7 +88,7 @@ def lowest_foundation(rules, state):
     return lowest
 
 
-@njit(cache=True)
+@allocation_free
 def safe_foundation(rules, state, card):
     """The foundation that ``card`` (were it a top card) would be played onto
     automatically, or -1."""
@@ -99,7 +98,7 @@ def safe_foundation(rules, state, card):
     return -1
 
 
-@njit(cache=True)
+@allocation_free
 def next_safe_play(rules, state):
     """A safe foundation play available now, or -1."""
     # Building down regardless of suit: only ranks up to the lowest foundation's

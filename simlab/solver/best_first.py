@@ -28,9 +28,10 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
+from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import CAPACITY, FIRST_CELL, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.packed import pack, packed_size, unpack
-from simlab.solver.deadlock import only_rearranges, provably_lost
+from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import promise
 from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
@@ -43,7 +44,7 @@ from simlab.solver.search import (
 PROMISE_NOISE = 15.0  # a few "cards where they belong" worth of jitter
 
 
-@njit(cache=True)
+@allocation_free
 def promise_noise(seed, key):
     """Reproducible jitter in [0, PROMISE_NOISE) from a position's hash; 0 for seed 0."""
     if seed == 0:
@@ -60,7 +61,7 @@ def promise_noise(seed, key):
 BUCKETS_PER_UNIT = 4
 
 
-@njit(cache=True)
+@allocation_free
 def priority_range(rules, weights):
     """(lowest bucket, bucket count) covering every priority ``promise`` plus
     jitter can take: at most every card home, every row empty and every card
@@ -72,13 +73,13 @@ def priority_range(rules, weights):
     return low_bucket, np.int64(np.ceil(highest * BUCKETS_PER_UNIT)) - low_bucket + 2
 
 
-@njit(cache=True)
+@allocation_free
 def bucket_of(priority, low_bucket):
     """The bucket of a priority (``priority_range`` gives ``low_bucket``)."""
     return np.int64(np.floor(priority * BUCKETS_PER_UNIT)) - low_bucket
 
 
-@njit(cache=True)
+@allocation_free
 def queue_push(heads, next_in_bucket, top, bucket, node):
     """Put ``node`` first in ``bucket`` (so among equals the newest comes out
     first); return the highest bucket that may be non-empty."""
@@ -87,7 +88,7 @@ def queue_push(heads, next_in_bucket, top, bucket, node):
     return max(top, bucket)
 
 
-@njit(cache=True)
+@allocation_free
 def queue_pop(heads, next_in_bucket, top):
     """Take the first node of the highest non-empty bucket at or below ``top``;
     return (node, new top), or (-1, -1) when the queue is empty."""
@@ -149,6 +150,7 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
     below_top = np.empty(rules[N_PILES], dtype=np.float64)
     pile_hashes = np.empty(rules[N_PILES], dtype=np.uint64)
     card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
+    relaxation = relaxation_scratch(rules)
     while True:
         node, top = queue_pop(heads, next_in_bucket, top)
         if node < 0:
@@ -184,16 +186,17 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
                         return STATUS_MEMORY, nodes, np.empty(0, dtype=np.int32)
                     table = grown(table)
                     max_entries = capacity(table)
-                pool = _grow_rows(pool, nodes)
-                parent = grow(parent, nodes)
-                via = grow(via, nodes)
-                last_moved_to = grow(last_moved_to, nodes)
-                next_in_bucket = grow(next_in_bucket, nodes)
+                if nodes >= parent.shape[0]:  # (reassigning an array costs two atomic counts)
+                    pool = _grow_rows(pool, nodes)
+                    parent = grow(parent, nodes)
+                    via = grow(via, nodes)
+                    last_moved_to = grow(last_moved_to, nodes)
+                    next_in_bucket = grow(next_in_bucket, nodes)
                 parent[nodes] = node
                 via[nodes] = move
                 last_moved_to[nodes] = move % MOVE_BASE if autos == 0 else -1
                 # a dead end is counted but never expanded, so neither stored nor queued
-                if rearranges or not provably_lost(rules, work):
+                if rearranges or not provably_lost_using(rules, work, relaxation):
                     pack(rules, work, pool[nodes])
                     priority = promise(rules, work, weights) + promise_noise(noise_seed, key)
                     top = queue_push(heads, next_in_bucket, top, bucket_of(priority, low_bucket), nodes)

@@ -42,13 +42,14 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
+from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
     BUILD, BUILD_DOWN_ANY_SUIT, EMPTY_FILL, FILL_ANY, FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, FOUNDATION_BY_SUIT,
     FOUNDATION_MODE, FOUNDATION_WRAP, MOVE_BASE, N_CARDS, N_RESERVES, OFFSET_BASE, WRAP,
 )
 
 
-@njit(cache=True)
+@allocation_free
 def relaxation_applies(rules):
     """Whether the game's rules are those the relaxation is argued for."""
     return (
@@ -58,7 +59,7 @@ def relaxation_applies(rules):
     )
 
 
-@njit(cache=True)
+@allocation_free
 def only_rearranges(rules, state, move):
     """Whether ``move`` (not yet made) takes a card off a card it builds on and
     puts it on a row's top card: the two tops it changes have the same rank
@@ -80,14 +81,27 @@ def only_rearranges(rules, state, move):
 def provably_lost(rules, state):
     """True when the relaxation (module docstring) shows the position cannot be
     won; False when it cannot tell, or for games it is not argued for."""
+    return provably_lost_using(rules, state, relaxation_scratch(rules))
+
+
+@njit(cache=True)
+def relaxation_scratch(rules):
+    """Working space for ``provably_lost_using``: a search makes it once."""
+    return np.empty(3 * 52 + rules[FIRST_RESERVE], dtype=np.int64)
+
+
+@allocation_free
+def provably_lost_using(rules, state, scratch):
+    """``provably_lost`` working in ``scratch`` (from ``relaxation_scratch``), so
+    that the search's inner loop creates no array."""
     if not relaxation_applies(rules) or state[rules[OFFSET_BASE]] != 0:
         return False
     piles = rules[FIRST_RESERVE]  # rows, then cells
     for pile in range(piles):
         if kernel.height(rules, state, pile) == 0:
             return False  # every card has somewhere to go: this pile
-    # one allocation for the four tables (this runs in the search's inner loop)
-    scratch = np.zeros(3 * 52 + piles, dtype=np.int64)
+    for index in range(scratch.shape[0]):
+        scratch[index] = 0
     pile_of = scratch[:52]  # the pile each card is in; -1: home
     place = scratch[52:104]  # its index in that pile
     can_leave = scratch[104:156]  # 1 once the card is known to be able to leave
@@ -117,7 +131,7 @@ def provably_lost(rules, state):
     return True  # no pile can be emptied: the bottom card of each stays
 
 
-@njit(cache=True)
+@allocation_free
 def has_destination(rules, state, card, pile, pile_of, place, can_leave):
     """Whether ``card`` (every card above it can leave) has somewhere to go, as
     far as the cards known so far to be able to leave tell."""
@@ -147,7 +161,7 @@ def has_destination(rules, state, card, pile, pile_of, place, can_leave):
     return False
 
 
-@njit(cache=True)
+@allocation_free
 def uncoverable(rules, state, pile, index, can_leave):
     """Whether every card above position ``index`` of ``pile`` can leave."""
     for above in range(index + 1, kernel.height(rules, state, pile)):

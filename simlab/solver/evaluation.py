@@ -3,34 +3,30 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simlab.engine import kernel
+from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import BUILD, FIRST_CELL, FIRST_FOUNDATION, FOUNDATION_ANY_SUIT, FOUNDATION_MODE, WRAP
 from simlab.policies.features import planned_base
 
 
-@njit(cache=True)
-def next_ranks(rules, state, out):
-    """For each suit, the rank index its foundation takes next (as
-    ``simlab.policies.features.cards_until_home`` counts), or -1 where
-    foundations are built regardless of suit."""
+@allocation_free
+def next_rank(rules, state, base, suit):
+    """The rank index the foundation of ``suit`` takes next (as
+    ``simlab.policies.features.cards_until_home`` counts, from ``base``, the
+    ``planned_base``), or -1 where foundations are built regardless of suit."""
     if rules[FOUNDATION_MODE] == FOUNDATION_ANY_SUIT:
-        out[:] = -1
-        return
-    base = planned_base(rules, state)
-    for suit in range(4):
-        out[suit] = base + kernel.height(rules, state, rules[FIRST_FOUNDATION] + suit)
+        return np.int64(-1)
+    return base + kernel.height(rules, state, rules[FIRST_FOUNDATION] + suit)
 
 
-@njit(cache=True)
+@allocation_free
 def promise(rules, state, weights):
     """Higher is better. ``weights`` in order: cards home, empty rows, cards
     sitting where they belong (bottom of a row or on a card they build on), and
     (a penalty) how deeply the next card each foundation needs is buried."""
     score = weights[0] * kernel.foundation_cards(rules, state)
-    next_rank = np.empty(4, dtype=np.int64)
-    next_ranks(rules, state, next_rank)
+    base = planned_base(rules, state)
     build, wrap = rules[BUILD], rules[WRAP] == 1
     for pile in range(rules[FIRST_CELL]):
         height = kernel.height(rules, state, pile)
@@ -42,8 +38,8 @@ def promise(rules, state, weights):
             card = kernel.card_at(rules, state, pile, index)
             if index == 0 or kernel.builds_on(build, wrap, card, below):
                 score += weights[2]
-            suit = (card // 13) % 4
-            if next_rank[suit] >= 0 and (card % 13 - next_rank[suit]) % 13 == 0:
+            needed = next_rank(rules, state, base, (card // 13) % 4)
+            if needed >= 0 and (card % 13 - needed) % 13 == 0:
                 score -= weights[3] * (height - 1 - index)
             below = card
     return score

@@ -25,13 +25,14 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
+from simlab.engine.compiled import allocation_free
 from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
 from simlab.solver.autoplay import next_safe_play, safe_foundation
-from simlab.solver.deadlock import only_rearranges, provably_lost
-from simlab.policies.features import URGENCY_WEIGHTS, cards_until_home
-from simlab.solver.evaluation import next_ranks
+from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
+from simlab.policies.features import URGENCY_WEIGHTS, cards_until_home, planned_base
+from simlab.solver.evaluation import next_rank
 
 STATUS_WON = 0
 STATUS_LOST = 1
@@ -50,7 +51,7 @@ def grow(array, needed):
     return bigger
 
 
-@njit(cache=True)
+@allocation_free
 def play_safe_moves(rules, state, log, log_length):
     """Make every safe automatic play; append them to ``log``; return the new length."""
     move = next_safe_play(rules, state)
@@ -62,7 +63,7 @@ def play_safe_moves(rules, state, log, log_length):
     return log_length
 
 
-@njit(cache=True)
+@allocation_free
 def play_safe_moves_tracked(rules, state, log, log_length, zobrist, pile_hashes, card_piles, key):
     """``play_safe_moves`` keeping the tracked facts and the position hash ``key``
     up to date (``simlab.engine.incremental``); return (new log length, new key)."""
@@ -75,14 +76,14 @@ def play_safe_moves_tracked(rules, state, log, log_length, zobrist, pile_hashes,
     return log_length, key
 
 
-@njit(cache=True)
+@allocation_free
 def undo_moves_tracked(rules, state, log, start, end, zobrist, pile_hashes, card_piles):
     """Undo ``log[start:end]``, last first, keeping the tracked facts."""
     for k in range(end - 1, start - 1, -1):
         undo_move_tracked(rules, state, log[k], zobrist, pile_hashes, card_piles, np.uint64(0))
 
 
-@njit(cache=True)
+@allocation_free
 def quiet(rules, state, move):
     """Whether ``move`` goes to a row or cell and uncovers no card that would be
     played home automatically: then no automatic play follows it (the position
@@ -103,7 +104,7 @@ ORDER_PLAIN = 3  # the kernel's order, unscored (for best-first search, which or
 NOISE_SCALE = 60.0  # the jitter: about one category step of ``move_score``
 
 
-@njit(cache=True)
+@allocation_free
 def seeded_fraction(seed, move, position_key):
     """A reproducible pseudo-random number in [0, 1) for a move in a position
     (splitmix64 of the seed, the move and the position's hash)."""
@@ -117,22 +118,23 @@ def seeded_fraction(seed, move, position_key):
     return np.float64(value >> np.uint64(11)) / 9007199254740992.0
 
 
-@njit(cache=True)
+@allocation_free
 def pile_urgencies(rules, state, card_piles, whole, below_top):
     """Per row, cell or reserve: the urgency of its cards (``whole``) and of all
     but its top (``below_top``), as ``simlab.policies.features.urgency`` counts
     it, computed once per position instead of once per move (the search's
     hottest loop). Only the three next cards of each suit's foundation count, so
     they are looked up where ``card_piles`` says they are."""
-    next_rank = np.empty(4, dtype=np.int64)
-    next_ranks(rules, state, next_rank)
+    base = planned_base(rules, state)
     first_foundation = rules[FIRST_FOUNDATION]
-    whole[:first_foundation] = 0.0
+    for pile in range(first_foundation):
+        whole[pile] = 0.0
     for suit in range(4):
-        if next_rank[suit] < 0:
+        needed = next_rank(rules, state, base, suit)
+        if needed < 0:
             continue
         for steps in range(3):
-            rank = (next_rank[suit] + steps) % 13
+            rank = (needed + steps) % 13
             for deck in range(rules[N_CARDS] // 52):
                 pile = card_piles[deck * 52 + suit * 13 + rank]
                 if pile < first_foundation:
@@ -140,13 +142,14 @@ def pile_urgencies(rules, state, card_piles, whole, below_top):
     for pile in range(first_foundation):
         below_top[pile] = whole[pile]
         card = kernel.top_card(rules, state, pile)
-        if card >= 0 and next_rank[(card // 13) % 4] >= 0:
-            steps = (card % 13 - next_rank[(card // 13) % 4]) % 13
+        needed = next_rank(rules, state, base, (card // 13) % 4) if card >= 0 else -1
+        if needed >= 0:
+            steps = (card % 13 - needed) % 13
             if steps < 3:
                 below_top[pile] -= URGENCY_WEIGHTS[steps]
 
 
-@njit(cache=True)
+@allocation_free
 def move_score(rules, state, move, whole, below_top):
     """Ordering score: higher is tried first. Home, then builds, then spaces;
     prefer uncovering soon-needed cards and not covering them."""
@@ -172,7 +175,7 @@ def move_score(rules, state, move, whole, below_top):
     return score
 
 
-@njit(cache=True)
+@allocation_free
 def ordered_moves(
     rules, state, last_moved_to, scratch, scores, out, out_start, order, seed, position_key, card_piles, whole,
     below_top,
@@ -309,6 +312,7 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
     scores = np.empty(MAX_BRANCHING, dtype=np.float64)
     whole = np.empty(rules[N_PILES], dtype=np.float64)
     below_top = np.empty(rules[N_PILES], dtype=np.float64)
+    relaxation = relaxation_scratch(rules)
     nodes = counters[NODES]
     depth = counters[DEPTH]
     log_length = counters[LOG_LENGTH]
@@ -376,10 +380,11 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
             keys = grow(keys, depth + 1)
         keys[depth] = key
         start = first[depth - 1] + count[depth - 1]
-        arena = grow(arena, start + MAX_BRANCHING)
+        if start + MAX_BRANCHING >= arena.shape[0]:  # (reassigning an array costs two atomic counts)
+            arena = grow(arena, start + MAX_BRANCHING)
         first[depth] = start
         tried[depth] = 0
-        if not rearranges and provably_lost(rules, state):
+        if not rearranges and provably_lost_using(rules, state, relaxation):
             count[depth] = 0  # a dead end: counted, never expanded
             continue
         count[depth] = ordered_moves(
