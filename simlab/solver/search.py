@@ -308,19 +308,66 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
     """
     (state, table, auto_log, counters, arena, first, count, tried, autos_end, chosen, keys,
      pile_hashes, card_piles) = search
-    scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
-    scores = np.empty(MAX_BRANCHING, dtype=np.float64)
-    whole = np.empty(rules[N_PILES], dtype=np.float64)
-    below_top = np.empty(rules[N_PILES], dtype=np.float64)
-    relaxation = relaxation_scratch(rules)
+    work = (
+        np.empty(MAX_BRANCHING, dtype=np.int32), np.empty(MAX_BRANCHING, dtype=np.float64),
+        np.empty(rules[N_PILES], dtype=np.float64), np.empty(rules[N_PILES], dtype=np.float64),
+        relaxation_scratch(rules),
+    )
+    moves = np.empty(0, dtype=np.int32)
+    if kernel.is_won(rules, state) and counters[DEPTH] == 0 and counters[NODES] == 1:
+        counters[DEPTH] = -1
+        return STATUS_WON, auto_log[: counters[ROOT_AUTOS]].copy(), search
+    while True:
+        status = depth_first_steps(
+            rules, zobrist, order, seed, node_limit, state, table, auto_log, counters, arena, first, count, tried,
+            autos_end, chosen, keys, pile_hashes, card_piles, work[0], work[1], work[2], work[3], work[4],
+        )
+        if status != STATUS_NEEDS_ROOM:
+            break
+        # the steps stop before a move that could overrun an array: grow what is full
+        if counters[NODES] >= counters[MAX_ENTRIES]:
+            if not can_grow(table, counters[TABLE_BITS]):
+                status = STATUS_MEMORY
+                break
+            table = grown(table)
+            counters[MAX_ENTRIES] = capacity(table)
+        depth = counters[DEPTH]
+        if depth + 2 >= first.shape[0]:
+            first = grow(first, depth + 2)
+            count = grow(count, depth + 2)
+            tried = grow(tried, depth + 2)
+            autos_end = grow(autos_end, depth + 2)
+            chosen = grow(chosen, depth + 2)
+            keys = grow(keys, depth + 2)
+        arena = grow(arena, first[depth] + count[depth] + MAX_BRANCHING)
+    if status == STATUS_WON:
+        moves = winning_line(chosen, autos_end, auto_log, counters[ROOT_AUTOS], counters[DEPTH])
+    return status, moves, (state, table, auto_log, counters, arena, first, count, tried, autos_end, chosen,
+                           keys, pile_hashes, card_piles)
+
+
+STATUS_NEEDS_ROOM = -1  # between ``depth_first_steps`` and ``resume_depth_first`` only
+
+
+@allocation_free
+def depth_first_steps(
+    rules, zobrist, order, seed, node_limit, state, table, auto_log, counters, arena, first, count, tried,
+    autos_end, chosen, keys, pile_hashes, card_piles, scratch, scores, whole, below_top, relaxation,
+):
+    """The depth-first search itself, on the arrays of ``resume_depth_first``.
+
+    It creates no array (``simlab.engine.compiled``), so it returns
+    ``STATUS_NEEDS_ROOM`` before a move that could overrun the table, the
+    per-depth arrays or the arena, and the caller grows them and calls again.
+    Otherwise returns a ``STATUS_*``; on a win ``chosen`` and ``autos_end`` hold
+    the line down to ``counters[DEPTH]``. The position, the depth and the
+    counts are kept in the arrays and ``counters`` between calls.
+    """
     nodes = counters[NODES]
     depth = counters[DEPTH]
     log_length = counters[LOG_LENGTH]
     root_autos = counters[ROOT_AUTOS]
     status = STATUS_LOST
-    moves = np.empty(0, dtype=np.int32)
-    if kernel.is_won(rules, state) and depth == 0 and nodes == 1:
-        status, moves, depth = STATUS_WON, auto_log[:root_autos].copy(), -1
     while depth >= 0:
         if tried[depth] == count[depth]:
             depth -= 1
@@ -332,12 +379,10 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
         if nodes >= node_limit:  # checked before a move, so a search never exceeds its limit
             status = STATUS_BUDGET
             break
-        if nodes >= counters[MAX_ENTRIES]:
-            if not can_grow(table, counters[TABLE_BITS]):
-                status = STATUS_MEMORY
-                break
-            table = grown(table)
-            counters[MAX_ENTRIES] = capacity(table)
+        start = first[depth] + count[depth]  # where the moves of a new position would go
+        if nodes >= counters[MAX_ENTRIES] or depth + 2 >= first.shape[0] or start + MAX_BRANCHING > arena.shape[0]:
+            status = STATUS_NEEDS_ROOM
+            break
         move = arena[first[depth] + tried[depth]]
         tried[depth] += 1
         rearranges = False  # set for a quiet move that only rearranges: the relaxation is skipped after it
@@ -358,7 +403,7 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
             if kernel.is_won(rules, state):
                 chosen[depth] = move
                 autos_end[depth] = new_length
-                status, moves = STATUS_WON, winning_line(chosen, autos_end, auto_log, root_autos, depth)
+                status = STATUS_WON
                 nodes += 1
                 break
             if not add(table, key):
@@ -371,17 +416,7 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
         last_moved_to = move % MOVE_BASE if new_length == log_length else -1
         log_length = new_length
         depth += 1
-        if depth >= first.shape[0] - 1:
-            first = grow(first, depth + 1)
-            count = grow(count, depth + 1)
-            tried = grow(tried, depth + 1)
-            autos_end = grow(autos_end, depth + 1)
-            chosen = grow(chosen, depth + 1)
-            keys = grow(keys, depth + 1)
         keys[depth] = key
-        start = first[depth - 1] + count[depth - 1]
-        if start + MAX_BRANCHING >= arena.shape[0]:  # (reassigning an array costs two atomic counts)
-            arena = grow(arena, start + MAX_BRANCHING)
         first[depth] = start
         tried[depth] = 0
         if not rearranges and provably_lost_using(rules, state, relaxation):
@@ -394,8 +429,7 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
     counters[NODES] = nodes
     counters[DEPTH] = depth
     counters[LOG_LENGTH] = log_length
-    return status, moves, (state, table, auto_log, counters, arena, first, count, tried, autos_end, chosen,
-                           keys, pile_hashes, card_piles)
+    return status
 
 
 def positions_searched(search) -> int:
