@@ -43,7 +43,8 @@ from pathlib import Path
 from simlab import make_game
 from simlab.boards import fcs_board
 from simlab.engine.game import Game, State
-from simlab.solver import DEFAULT_BUDGET, solve
+from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, solve
+from simlab.solver.portfolio import RESTART_STRATEGIES, restart
 from simlab.solver.replay import replays_to_win
 
 # game -> (most unresolved share, most mean CPU-s per deal, most median CPU-s per
@@ -172,10 +173,14 @@ def _quantile(values: list[float], q: float) -> float:
 
 
 def warm_up(game: Game, budget: int = 100_000, tries: int = 50) -> None:
-    """Solve deals until one is won, so that compiling (or loading) every
-    kernel a solve calls is not timed, the replay of a winning line included:
-    a lost deal never replays, and the first won deal took 6.4 s in a run on
-    a fresh numba cache."""
+    """Compile (or load) everything a solve may call before anything is timed:
+    one short run of each restart strategy, then deals until one is won (the
+    replay of a winning line). On a fresh numba cache the first deal that
+    needed a compiled function not yet called took 6 s (Beleaguered Castle
+    deal 4, won by the first shuffled depth-first restart)."""
+    start = game.initial_state(1).array
+    for run in range(1, len(RESTART_STRATEGIES) + 2):  # run 1 is the plain best-first search
+        restart(game, start, run, 1000, DEFAULT_TABLE_BITS)
     for deal in range(1, tries + 1):
         if solve(game, deal, budget=budget).verdict == "won":
             return
