@@ -17,7 +17,7 @@ from simlab.solver.result import SolveResult
 from simlab.solver.search import STATUS_BUDGET, STATUS_LOST, STATUS_WON
 
 # Positions per deal. Set by the CPU it costs, not by which deals it resolves:
-# raised from 12M to 32M when the hot path became 1.2-1.4x faster per position
+# raised from 12M to 32M when the hot path became 1.2-1.3x faster per deal
 # (simlab.engine.compiled), the most the mean-CPU targets of issue 3 allow with
 # a margin, measured on deals 1-1000 and on 1001-2000 (make bench).
 DEFAULT_BUDGET = 32_000_000
