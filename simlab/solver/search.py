@@ -308,19 +308,19 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
     """
     (state, table, auto_log, counters, arena, first, count, tried, autos_end, chosen, keys,
      pile_hashes, card_piles) = search
-    work = (
-        np.empty(MAX_BRANCHING, dtype=np.int32), np.empty(MAX_BRANCHING, dtype=np.float64),
-        np.empty(rules[N_PILES], dtype=np.float64), np.empty(rules[N_PILES], dtype=np.float64),
-        relaxation_scratch(rules),
-    )
-    moves = np.empty(0, dtype=np.int32)
     if kernel.is_won(rules, state) and counters[DEPTH] == 0 and counters[NODES] == 1:
         counters[DEPTH] = -1
         return STATUS_WON, auto_log[: counters[ROOT_AUTOS]].copy(), search
+    scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
+    scores = np.empty(MAX_BRANCHING, dtype=np.float64)
+    whole = np.empty(rules[N_PILES], dtype=np.float64)
+    below_top = np.empty(rules[N_PILES], dtype=np.float64)
+    relaxation = relaxation_scratch(rules)
+    moves = np.empty(0, dtype=np.int32)
     while True:
         status = depth_first_steps(
             rules, zobrist, order, seed, node_limit, state, table, auto_log, counters, arena, first, count, tried,
-            autos_end, chosen, keys, pile_hashes, card_piles, work[0], work[1], work[2], work[3], work[4],
+            autos_end, chosen, keys, pile_hashes, card_piles, scratch, scores, whole, below_top, relaxation,
         )
         if status != STATUS_NEEDS_ROOM:
             break
