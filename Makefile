@@ -11,7 +11,7 @@ CONFIG ?= experiments/default.yaml
 SOURCE_HASH := $(shell find simlab -name '*.py' | LC_ALL=C sort | xargs cat | cksum | cut -d' ' -f1)
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache/$(SOURCE_HASH)
 
-.PHONY: setup experiment test bench clean
+.PHONY: setup experiment test check bench clean
 
 setup: $(STAMP)
 
@@ -23,6 +23,9 @@ $(STAMP): pyproject.toml
 
 experiment: $(STAMP)
 	$(BIN)/simlab run $(CONFIG)
+
+check: $(STAMP)
+	$(BIN)/ruff check .
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -300,7 +300,8 @@ def run() -> None:
             _summary(bench_game(name, with_fcs, writer), with_fcs)
             handle.flush()
     if use_fcs and FCSOLVE_GAMES.intersection(GAMES):
-        print(f"   fc-solve peak RSS (largest run) {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MiB")
+        peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(f"   fc-solve peak RSS (largest run) {peak_mib:.0f} MiB")
     print(f"per-deal results: {path}")
 
 

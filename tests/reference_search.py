@@ -10,6 +10,7 @@ import numpy as np
 from simlab.engine import kernel
 from simlab.engine.layout import MOVE_BASE, OFFSET_BASE, OFFSET_HEIGHTS
 
+
 def _canonical(game, array: np.ndarray):
     """The position with rows (and cells) sorted: interchangeable piles, as plain tuples.
     Independent of the solver's Zobrist ``position_hash``."""

@@ -10,7 +10,12 @@ import pytest
 from simlab import make_game
 from simlab.engine import kernel
 from simlab.solver.best_first import (
-    PROMISE_NOISE, bucket_of, priority_range, promise_noise, queue_pop, queue_push,
+    PROMISE_NOISE,
+    bucket_of,
+    priority_range,
+    promise_noise,
+    queue_pop,
+    queue_push,
 )
 from simlab.solver.evaluation import promise
 from simlab.solver.portfolio import PROMISE_WEIGHTS

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from simlab import GAMES, POLICIES, make_game
-from simlab import cli
+from simlab import GAMES, POLICIES, cli, make_game
 from simlab.boards import fcs_board, fcs_supports
 from simlab.engine.layout import BUILD_UP_OR_DOWN_SAME_SUIT, Layout
 from simlab.errors import SimlabError

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference_search import full, reduced_deal, reference_search
 
 from simlab import make_game
 from simlab.engine.game import State
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE
 from simlab.solver.deadlock import provably_lost
-
-from reference_search import full, reduced_deal, reference_search
 
 CASTLE_GAMES = ["beleaguered_castle", "streets_and_alleys", "citadel", "siegecraft", "stronghold"]
 

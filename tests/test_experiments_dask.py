@@ -7,9 +7,9 @@ from typing import Iterator
 
 import pandas as pd
 import pytest
+from experiment_helpers import tables_without_timing
 
 import simlab
-from experiment_helpers import tables_without_timing
 
 distributed = pytest.importorskip("distributed")
 

@@ -13,12 +13,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
+from experiment_helpers import tables_without_timing
 
 from simlab.experiments.config import load_config
 from simlab.experiments.runner import run_experiment, typed_deals
 from simlab.experiments.store import DATABASE_NAME
-
-from experiment_helpers import tables_without_timing
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent

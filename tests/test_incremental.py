@@ -140,8 +140,8 @@ def test_the_table_grows_as_the_search_needs_up_to_its_cap():
     """Beleaguered Castle deal 631 is lost in about 330,000 positions: the table
     starts at 65,536 entries and grows until the proof fits; capped at 2**18
     slots (196,608 usable) it cannot, and the search says so (never "lost")."""
-    from simlab.solver.search import ORDER_GUIDED, STATUS_LOST, depth_first_search
     import simlab.solver.search as search
+    from simlab.solver.search import ORDER_GUIDED, STATUS_LOST, depth_first_search
 
     game = make_game("beleaguered_castle")
     start = game.initial_state(631).array
@@ -160,8 +160,13 @@ def test_the_table_grows_as_the_search_needs_up_to_its_cap():
 def test_a_search_run_in_slices_equals_one_run_straight_through(game_name, deal, order):
     """The solver's long search is paused and resumed between restarts: run in
     slices of 7,919 positions it must give the same verdict, count and line."""
-    from simlab.solver.search import begin_depth_first, depth_first_search, positions_searched, resume_depth_first
-    from simlab.solver.search import STATUS_BUDGET
+    from simlab.solver.search import (
+        STATUS_BUDGET,
+        begin_depth_first,
+        depth_first_search,
+        positions_searched,
+        resume_depth_first,
+    )
 
     game = make_game(game_name)
     start = game.initial_state(deal).array

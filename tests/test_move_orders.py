@@ -13,7 +13,12 @@ from simlab.engine.game import State
 from simlab.engine.incremental import start_tracking
 from simlab.engine.layout import N_CARDS, N_PILES
 from simlab.solver.search import (
-    MAX_BRANCHING, ORDER_GUIDED, ORDER_JITTERED, ORDER_PLAIN, ORDER_SHUFFLED, ordered_moves,
+    MAX_BRANCHING,
+    ORDER_GUIDED,
+    ORDER_JITTERED,
+    ORDER_PLAIN,
+    ORDER_SHUFFLED,
+    ordered_moves,
 )
 
 CASTLE_GAMES = ["beleaguered_castle", "streets_and_alleys", "citadel", "siegecraft", "stronghold", "fortress"]

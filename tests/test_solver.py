@@ -15,6 +15,7 @@ import subprocess
 
 import numpy as np
 import pytest
+from reference_search import foundation_heights, full, reduced_deal, reference_verdict
 
 from simlab import make_game
 from simlab.boards import fcs_board
@@ -24,8 +25,6 @@ from simlab.games import GAMES
 from simlab.solver import solve
 from simlab.solver.autoplay import next_safe_play
 from simlab.solver.replay import replays_to_win
-
-from reference_search import foundation_heights, full, reduced_deal, reference_verdict
 
 CASTLE_GAMES = ["beleaguered_castle", "streets_and_alleys", "siegecraft"]
 

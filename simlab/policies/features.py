@@ -8,10 +8,16 @@ from numba import njit
 from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
-    FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, FOUNDATION_ANY_SUIT, FOUNDATION_CHOSEN_BASE,
-    FOUNDATION_MODE, MOVE_BASE, N_PILES, OFFSET_BASE,
+    FIRST_CELL,
+    FIRST_FOUNDATION,
+    FIRST_RESERVE,
+    FOUNDATION_ANY_SUIT,
+    FOUNDATION_CHOSEN_BASE,
+    FOUNDATION_MODE,
+    MOVE_BASE,
+    N_PILES,
+    OFFSET_BASE,
 )
-
 
 URGENCY_WEIGHTS = (4.0, 2.0, 1.0)  # a card needed next, the one after, then the third
 

@@ -28,10 +28,20 @@ from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
 from simlab.policies.features import (
-    destination_pile, foundation_move, is_cell, source_pile, top_is_placed,
+    destination_pile,
+    foundation_move,
+    is_cell,
+    source_pile,
+    top_is_placed,
 )
 from simlab.policies.playout import (
-    END_STUCK, END_WON, end_at_cap, leads_to_seen, make_move, run_compiled, start_playout,
+    END_STUCK,
+    END_WON,
+    end_at_cap,
+    leads_to_seen,
+    make_move,
+    run_compiled,
+    start_playout,
 )
 from simlab.policies.record import PlayRecord
 

@@ -60,11 +60,24 @@ from simlab.params import Param
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
 from simlab.policies.features import (
-    cards_until_home, destination_pile, is_cell, is_foundation_pile, is_row, planned_base,
-    source_pile, top_is_placed, urgency,
+    cards_until_home,
+    destination_pile,
+    is_cell,
+    is_foundation_pile,
+    is_row,
+    planned_base,
+    source_pile,
+    top_is_placed,
+    urgency,
 )
 from simlab.policies.playout import (
-    END_STUCK, END_WON, end_at_cap, leads_to_seen, make_move, run_compiled, start_playout,
+    END_STUCK,
+    END_WON,
+    end_at_cap,
+    leads_to_seen,
+    make_move,
+    run_compiled,
+    start_playout,
 )
 from simlab.policies.record import PlayRecord
 

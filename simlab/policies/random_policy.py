@@ -15,7 +15,13 @@ from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
 from simlab.policies.playout import (
-    END_REPEAT, END_STUCK, END_WON, end_at_cap, make_move, run_compiled, start_playout,
+    END_REPEAT,
+    END_STUCK,
+    END_WON,
+    end_at_cap,
+    make_move,
+    run_compiled,
+    start_playout,
 )
 from simlab.policies.record import PlayRecord
 

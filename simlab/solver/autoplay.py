@@ -18,8 +18,14 @@ from __future__ import annotations
 from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
-    AUTOPLAY, AUTOPLAY_DOWN_ANY_SUIT, AUTOPLAY_SAME_SUIT, FIRST_FOUNDATION, FOUNDATION_CHOSEN_BASE,
-    FOUNDATION_MODE, MOVE_BASE, N_PILES,
+    AUTOPLAY,
+    AUTOPLAY_DOWN_ANY_SUIT,
+    AUTOPLAY_SAME_SUIT,
+    FIRST_FOUNDATION,
+    FOUNDATION_CHOSEN_BASE,
+    FOUNDATION_MODE,
+    MOVE_BASE,
+    N_PILES,
 )
 
 

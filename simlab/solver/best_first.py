@@ -29,17 +29,27 @@ from numba import njit
 
 from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
+from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
 from simlab.engine.layout import CAPACITY, FIRST_CELL, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.packed import pack, packed_size, unpack
+from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import promise
-from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
-from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
 from simlab.solver.search import (
-    FIRST_TABLE_ENTRIES, MAX_BRANCHING, ORDER_PLAIN, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON, grow, ordered_moves,
-    play_safe_moves, play_safe_moves_tracked, quiet, undo_moves_tracked,
+    FIRST_TABLE_ENTRIES,
+    MAX_BRANCHING,
+    ORDER_PLAIN,
+    STATUS_BUDGET,
+    STATUS_LOST,
+    STATUS_MEMORY,
+    STATUS_WON,
+    grow,
+    ordered_moves,
+    play_safe_moves,
+    play_safe_moves_tracked,
+    quiet,
+    undo_moves_tracked,
 )
-
 
 PROMISE_NOISE = 15.0  # a few "cards where they belong" worth of jitter
 

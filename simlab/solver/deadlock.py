@@ -44,8 +44,21 @@ from numba import njit
 from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
-    BUILD, BUILD_DOWN_ANY_SUIT, EMPTY_FILL, FILL_ANY, FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, FOUNDATION_BY_SUIT,
-    FOUNDATION_MODE, FOUNDATION_WRAP, MOVE_BASE, N_CARDS, N_RESERVES, OFFSET_BASE, WRAP,
+    BUILD,
+    BUILD_DOWN_ANY_SUIT,
+    EMPTY_FILL,
+    FILL_ANY,
+    FIRST_CELL,
+    FIRST_FOUNDATION,
+    FIRST_RESERVE,
+    FOUNDATION_BY_SUIT,
+    FOUNDATION_MODE,
+    FOUNDATION_WRAP,
+    MOVE_BASE,
+    N_CARDS,
+    N_RESERVES,
+    OFFSET_BASE,
+    WRAP,
 )
 
 

@@ -21,8 +21,17 @@ from simlab.engine import kernel
 from simlab.engine.game import Game
 from simlab.solver.best_first import best_first_search
 from simlab.solver.search import (
-    ORDER_GUIDED, ORDER_JITTERED, ORDER_SHUFFLED, STATUS_BUDGET, STATUS_LOST, STATUS_MEMORY, STATUS_WON,
-    begin_depth_first, depth_first_search, positions_searched, resume_depth_first,
+    ORDER_GUIDED,
+    ORDER_JITTERED,
+    ORDER_SHUFFLED,
+    STATUS_BUDGET,
+    STATUS_LOST,
+    STATUS_MEMORY,
+    STATUS_WON,
+    begin_depth_first,
+    depth_first_search,
+    positions_searched,
+    resume_depth_first,
 )
 
 # Best-first weights: cards home, empty rows, cards where they belong, burial of

@@ -29,9 +29,9 @@ from simlab.engine.compiled import allocation_free
 from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
+from simlab.policies.features import URGENCY_WEIGHTS, cards_until_home, planned_base
 from simlab.solver.autoplay import next_safe_play, safe_foundation
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
-from simlab.policies.features import URGENCY_WEIGHTS, cards_until_home, planned_base
 from simlab.solver.evaluation import next_rank
 
 STATUS_WON = 0
@@ -373,7 +373,9 @@ def depth_first_steps(
             depth -= 1
             if depth >= 0:
                 log_length = autos_end[depth - 1] if depth > 0 else root_autos
-                undo_moves_tracked(rules, state, auto_log, log_length, autos_end[depth], zobrist, pile_hashes, card_piles)
+                undo_moves_tracked(
+                    rules, state, auto_log, log_length, autos_end[depth], zobrist, pile_hashes, card_piles
+                )
                 undo_move_tracked(rules, state, chosen[depth], zobrist, pile_hashes, card_piles, np.uint64(0))
             continue
         if nodes >= node_limit:  # checked before a move, so a search never exceeds its limit
