@@ -5,7 +5,7 @@ Beleaguered Castle, Streets and Alleys, Citadel, Fortress and Chessboard deals
 mean CPU seconds per deal, peak memory. When ``fc-solve`` is installed the same
 deals of the three games it knows go through it too, in the same run, with single-card moves
 (``-to 01AB -sel -mi 1000000``, the only mode whose "could not solve" is a
-proof, see /work/shared/reference-tools.md): verdict agreement, the deals each
+proof, see docs/rules.md section 0): verdict agreement, the deals each
 solver resolves alone, and the CPU ratio. A deal one solver calls won and the
 other lost is a bug in one of them; it is printed as a CONTRADICTION, and
 fc-solve's winning line is replayed through simlab's rules engine to say which.

@@ -133,7 +133,7 @@ def test_games_it_is_not_argued_for_are_never_called_lost(game_name):
 
 
 # Deals 1-100 that fc-solve proves lost ("I could not solve this game" from
-# ``fc-solve -g <preset> -to 01AB -sel -mi 1000000``, reference-tools.md; the run
+# ``fc-solve -g <preset> -to 01AB -sel -mi 1000000``, docs/rules.md section 0; the run
 # behind results/bench/solver-20261129-143301.csv, made before this module existed).
 FC_SOLVE_LOST = {
     "beleaguered_castle": [1, 3, 18, 21, 23, 25, 26, 35, 46, 54, 56, 57, 59, 63, 64, 65, 66, 68, 70, 71, 72, 76,

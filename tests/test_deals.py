@@ -1,10 +1,10 @@
-"""Deals of the Castle family, checked against rules.md section 0-5 and pysol_cards.
+"""Deals of the Castle family, checked against docs/rules.md section 0-5 and pysol_cards.
 
 Three independent sources are compared with the engine:
 
-1. the literal test vectors of rules.md section 0 (g = 1);
-2. pysol_cards 0.24 in PySolFC mode (``DEALS_PYSOLFC``), see reference-tools.md;
-3. a small re-implementation, written here from the text of rules.md section 0
+1. the literal test vectors of docs/rules.md section 0 (g = 1);
+2. pysol_cards 0.24 in PySolFC mode (``DEALS_PYSOLFC``), see docs/rules.md section 0;
+3. a small re-implementation, written here from the text of docs/rules.md section 0
    ("Deal generation") and the deal paragraphs of sections 1-5.
 """
 
@@ -41,7 +41,7 @@ assert 32000 not in DEAL_NUMBERS
 
 
 # --------------------------------------------------------------------------------------
-# Reference deal generator written from rules.md section 0 (not from simlab).
+# Reference deal generator written from docs/rules.md section 0 (not from simlab).
 # --------------------------------------------------------------------------------------
 def card_name(card_id: int) -> str:
     return RANKS[card_id % 13] + SUITS[(card_id // 13) % 4]
@@ -86,7 +86,7 @@ def _fits_foundation(layout: dict[str, list[str]], card: str) -> bool:
 
 
 def reference_deal(game: str, g: int) -> dict[str, list[str]]:
-    """The start layout of rules.md sections 1-3 (foundation i = suit i, bottom to top)."""
+    """The start layout of docs/rules.md sections 1-3 (foundation i = suit i, bottom to top)."""
     talon = reference_talon(g)
     layout = _empty_layout()
     if game in ("beleaguered_castle", "siegecraft"):
@@ -179,7 +179,7 @@ def all_cards(piles: dict[str, list[str]]) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------
-# Test vectors of rules.md section 0 (g = 1)
+# Test vectors of docs/rules.md section 0 (g = 1)
 # --------------------------------------------------------------------------------------
 def test_vector_beleaguered_castle_deal_1():
     piles = engine_piles("beleaguered_castle", 1)
@@ -205,7 +205,7 @@ def test_vector_citadel_deal_1():
 
 
 def test_reference_generator_matches_rules_vectors():
-    """Sanity check of the re-implementation in this file against the rules.md vectors."""
+    """Sanity check of the re-implementation in this file against the docs/rules.md section 0 vectors."""
     bc = reference_deal("beleaguered_castle", 1)
     assert bc["row0"] == "JD KD KS QH 8H 6C".split()
     assert bc["row7"] == "5H 2S TS TH QS 6H".split()
@@ -235,14 +235,14 @@ def test_deals_match_rules_text_reimplementation(game_name):
     game = make_game(game_name)
     mismatches = [
         g
-        for g in DEAL_NUMBERS + [32000]  # 32000: PySolFC (and rules.md) use MT there
+        for g in DEAL_NUMBERS + [32000]  # 32000: PySolFC (and docs/rules.md section 0) use MT there
         if castle_piles(game.piles(game.initial_state(g))) != reference_deal(game_name, g)
     ]
-    assert not mismatches, f"{game_name}: engine differs from rules.md section 0 on deals {mismatches}"
+    assert not mismatches, f"{game_name}: engine differs from docs/rules.md section 0 on deals {mismatches}"
 
 
 def test_deal_32000_uses_mersenne_twister():
-    """rules.md: g >= 32000 uses MT (pysol_cards alone uses the LCG at exactly 32000)."""
+    """docs/rules.md section 0: g >= 32000 uses MT (pysol_cards alone uses the LCG at exactly 32000)."""
     game = make_game("beleaguered_castle")
     got = castle_piles(game.piles(game.initial_state(32000)))
     assert got == reference_deal("beleaguered_castle", 32000)
@@ -263,7 +263,7 @@ def test_cell_variants_deal_like_their_base_game(with_cell, without_cell):
 
 
 # --------------------------------------------------------------------------------------
-# Shapes of the deals (rules.md sections 1-5)
+# Shapes of the deals (docs/rules.md sections 1-5)
 # --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("game_name", ["beleaguered_castle", "siegecraft"])
 def test_beleaguered_castle_shape(game_name):

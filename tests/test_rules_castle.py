@@ -1,4 +1,4 @@
-"""The play rules of the Castle family (rules.md sections 0-5), on small drawn positions.
+"""The play rules of the Castle family (docs/rules.md sections 0-5), on small drawn positions.
 
 Every position is written as a dict literal with a diagram in the comment above it.
 Rows are drawn bottom -> top, left to right; the rightmost card is the top card.
@@ -157,7 +157,7 @@ def test_any_card_fills_an_empty_row(game_name, card):
 
 @all_games
 def test_every_empty_row_accepts_a_card(game_name):
-    """Any card may fill ANY empty row (rules.md s.1), not only the first one."""
+    """Any card may fill ANY empty row (docs/rules.md section 1), not only the first one."""
     game = make_game(game_name)
     # row0: 9D 5C     rows 1-3: (empty)     rows 4-7: fillers
     layout = {"row0": "9D 5C", "row4": "3D", "row5": "3H", "row6": "JH", "row7": "JS"}
@@ -169,7 +169,7 @@ def test_every_empty_row_accepts_a_card(game_name):
 
 @all_games
 def test_lone_card_may_move_to_another_empty_row(game_name):
-    """rules.md: 'Any card may fill an empty row' -- including a row's only card (a null move)."""
+    """docs/rules.md section 1: 'Any card may fill an empty row' -- including a row's only card (a null move)."""
     game = make_game(game_name)
     # row0: 5C     row1: (empty)     rows 2-7: fillers
     layout = {"row0": "5C", "row2": "3D", "row3": "3H", "row4": "9C",
@@ -609,7 +609,7 @@ def test_apply_moves_exactly_one_card(game_name):
 @all_games
 def test_illegal_moves_raise(game_name):
     game = make_game(game_name)
-    # BC deal 1 (rules.md vector): row0 top 6C, row7 top 6H -> 6H on 6C is illegal
+    # BC deal 1 (docs/rules.md section 0 vector): row0 top 6C, row7 top 6H -> 6H on 6C is illegal
     state = game.initial_state(1)
     legal = moves(game, state)
     for source in game.pile_names:

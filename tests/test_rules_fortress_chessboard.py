@@ -1,4 +1,4 @@
-"""Fortress and Chessboard (rules.md sections 6 and 7), one drawn position per rule.
+"""Fortress and Chessboard (docs/rules.md sections 6 and 7), one drawn position per rule.
 
 A position is drawn as text, one pile per line, bottom card first; ``--`` is an
 empty pile. Every row is drawn, so the legal moves listed are all of them.
@@ -56,9 +56,9 @@ def chessboard():
 
 
 # ----------------------------------------------------------------------------------------
-# The deal (rules.md s.6): 5 rounds to rows 0-9, then 2 cards to rows 0-1.
+# The deal (docs/rules.md section 6): 5 rounds to rows 0-9, then 2 cards to rows 0-1.
 # ----------------------------------------------------------------------------------------
-DEAL_1 = {  # rows 0 is the rules.md vector; the rest are pinned from this implementation
+DEAL_1 = {  # rows 0 is the docs/rules.md section 0 vector; the rest are pinned from this implementation
     "row0": "JD 9S JS 4D 6D 2H",
     "row1": "2D 5S AS 7S 8S 6H",
     "row2": "9H AD AH 3S 8D",
@@ -78,7 +78,7 @@ def test_deal_1(name):
 
 
 def reference_rows(g: int) -> list[list[str]]:
-    """rules.md s.6 re-derived: the talon's last card is dealt first, round-robin."""
+    """docs/rules.md section 6 re-derived: the talon's last card is dealt first, round-robin."""
     talon = [card_text(c) for c in shuffled_talon(g)]
     order = talon[::-1]  # order[k] is the k-th card dealt
     rows = [[order[r * 10 + i] for r in range(5)] for i in range(10)]

@@ -28,7 +28,7 @@ def test_wilson_at_the_edges_stays_in_unit_interval() -> None:
 @pytest.mark.parametrize(
     ("won", "lost", "unknown", "centre", "half"),
     [
-        # Blake and Gent, Table 2 from the raw counts of Table 8 (anchors.md).
+        # Blake and Gent, Table 2 from the raw counts of Table 8 (docs/rules.md sections 1, 5 and 6).
         (1_362_720, 635_919, 1_361, 68.170, 0.099),   # Beleaguered Castle
         (973_689, 26_106, 205, 97.379, 0.042),        # Stronghold
         (202_396, 797_604, 0, 20.240, 0.079),         # Fortress (Wolter), no unknowns

@@ -1,4 +1,4 @@
-"""Beleaguered Castle (PySolFC id 34; rules.md section 1).
+"""Beleaguered Castle (PySolFC id 34; docs/rules.md section 1).
 
 Aces start on the foundations; 48 cards in 8 rows of 6. Build down by one rank
 in any suit, one card at a time; any card fills an empty row.

@@ -1,4 +1,4 @@
-"""Deal helpers shared by the Castle family (rules.md sections 1-5)."""
+"""Deal helpers shared by the Castle family (docs/rules.md sections 1-5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chessboard (PySolFC id 148; rules.md section 7).
+"""Chessboard (PySolFC id 148; docs/rules.md section 7).
 
 Dealt and played as Fortress, except:
 

@@ -1,4 +1,4 @@
-"""Citadel (PySolFC id 145, alias Under Siege; rules.md section 3).
+"""Citadel (PySolFC id 145, alias Under Siege; docs/rules.md section 3).
 
 Played as Beleaguered Castle; only the deal differs. Sources disagree on it, so
 the ``deal`` parameter names the rule:

@@ -1,4 +1,4 @@
-"""Fortress (PySolFC id 147; rules.md section 6).
+"""Fortress (PySolFC id 147; docs/rules.md section 6).
 
 52 cards round-robin to 10 rows (5 full rounds, then 2 more cards to rows 0-1,
 so rows 0-1 hold 6 and rows 2-9 hold 5); foundations start empty and build up

@@ -1,4 +1,4 @@
-"""Siegecraft (PySolFC id 831; rules.md section 4): Beleaguered Castle plus one free cell."""
+"""Siegecraft (PySolFC id 831; docs/rules.md section 4): Beleaguered Castle plus one free cell."""
 
 from __future__ import annotations
 

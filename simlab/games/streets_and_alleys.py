@@ -1,4 +1,4 @@
-"""Streets and Alleys (PySolFC id 146; rules.md section 2).
+"""Streets and Alleys (PySolFC id 146; docs/rules.md section 2).
 
 Beleaguered Castle with the aces dealt in: 52 cards to rows of 7,7,7,7,6,6,6,6
 and empty foundations.

@@ -1,4 +1,4 @@
-"""Stronghold (PySolFC id 300; rules.md section 5): Streets and Alleys plus one free cell."""
+"""Stronghold (PySolFC id 300; docs/rules.md section 5): Streets and Alleys plus one free cell."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ ahead (default 1; each further level again adds ``next_move`` times its best
 reply; the plain reverse of the move before is not counted as a reply). A reply
 position that is won scores ``foundation``; one with no move left but that
 reverse scores ``-dead_end``. The features follow the strategy tips of the seeds
-(rules.md): play home what you can, create and keep empty rows, dig out the
+(sources named in docs/rules.md): play home what you can, create and keep empty rows, dig out the
 low cards the foundations need next, prefer same-suit builds, and do not bury
 low cards.
 Each weight is a parameter:
