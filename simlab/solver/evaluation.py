@@ -6,14 +6,14 @@ import numpy as np
 
 from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
+from simlab.engine.features import planned_base
 from simlab.engine.layout import BUILD, FIRST_CELL, FIRST_FOUNDATION, FOUNDATION_ANY_SUIT, FOUNDATION_MODE, WRAP
-from simlab.policies.features import planned_base
 
 
 @allocation_free
 def next_rank(rules, state, base, suit):
     """The rank index the foundation of ``suit`` takes next (as
-    ``simlab.policies.features.cards_until_home`` counts, from ``base``, the
+    ``simlab.engine.features.cards_until_home`` counts, from ``base``, the
     ``planned_base``), or -1 where foundations are built regardless of suit."""
     if rules[FOUNDATION_MODE] == FOUNDATION_ANY_SUIT:
         return np.int64(-1)

@@ -26,10 +26,10 @@ from numba import njit
 
 from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
+from simlab.engine.features import URGENCY_WEIGHTS, cards_until_home, planned_base
 from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
-from simlab.policies.features import URGENCY_WEIGHTS, cards_until_home, planned_base
 from simlab.solver.autoplay import next_safe_play, safe_foundation
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import next_rank
@@ -121,10 +121,11 @@ def seeded_fraction(seed, move, position_key):
 @allocation_free
 def pile_urgencies(rules, state, card_piles, whole, below_top):
     """Per row, cell or reserve: the urgency of its cards (``whole``) and of all
-    but its top (``below_top``), as ``simlab.policies.features.urgency`` counts
-    it, computed once per position instead of once per move (the search's
-    hottest loop). Only the three next cards of each suit's foundation count, so
-    they are looked up where ``card_piles`` says they are."""
+    but its top (``below_top``), weighted by ``URGENCY_WEIGHTS`` as the
+    policies' ``urgency`` counts it, computed once per position instead of once
+    per move (the search's hottest loop). Only the three next cards of each
+    suit's foundation count, so they are looked up where ``card_piles`` says
+    they are."""
     base = planned_base(rules, state)
     first_foundation = rules[FIRST_FOUNDATION]
     for pile in range(first_foundation):
