@@ -16,8 +16,8 @@ import yaml
 from experiment_helpers import tables_without_timing
 
 from simlab.experiments.config import load_config
-from simlab.experiments.runner import run_experiment, typed_deals
-from simlab.experiments.store import DATABASE_NAME
+from simlab.experiments.runner import run_experiment
+from simlab.experiments.store import DATABASE_NAME, typed_deals
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent

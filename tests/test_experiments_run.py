@@ -18,8 +18,8 @@ import pytest
 import simlab
 from simlab.experiments import commands
 from simlab.experiments.config import config_from_dict
-from simlab.experiments.runner import TIMING_COLUMNS, run_experiment, typed_deals
-from simlab.experiments.store import DATABASE_NAME, ResultStore
+from simlab.experiments.runner import run_experiment
+from simlab.experiments.store import DATABASE_NAME, TIMING_COLUMNS, ResultStore, typed_deals
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent

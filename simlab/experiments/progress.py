@@ -14,8 +14,7 @@ from simlab.policies.record import WON
 
 if TYPE_CHECKING:
     from simlab.experiments.config import ExperimentConfig
-    from simlab.experiments.runner import Cell
-    from simlab.experiments.store import ResultStore
+    from simlab.experiments.store import Cell, ResultStore
     from simlab.experiments.worker import ChunkTask
 
 MAX_CELL_BARS = 24  # beyond this, one line per cell would not fit a screen

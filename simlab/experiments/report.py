@@ -18,8 +18,12 @@ import pandas as pd
 
 from simlab.experiments.config import ExperimentConfig, load_config
 from simlab.experiments.plots import save_figures
+from simlab.experiments.store import DATABASE_NAME, ResultStore, deals_frame
 from simlab.experiments.tables import claims_table, comparisons_table, summarize
 
+# Files of an output folder besides the database (``store.DATABASE_NAME``), the
+# tables and the figures.
+RESOLVED_CONFIG = "config.resolved.yaml"  # the config as run, written by the runner
 MANIFEST = "manifest.json"
 ERRORS = "errors.txt"
 PACKAGES = ("numpy", "pandas", "scipy", "joblib", "numba", "matplotlib", "PyYAML", "tqdm",
@@ -103,8 +107,6 @@ def rebuild(folder: Path) -> dict[str, pd.DataFrame]:
         ConfigError: if the folder holds no experiment (no resolved config or database).
     """
     from simlab.errors import ConfigError
-    from simlab.experiments.runner import RESOLVED_CONFIG, deals_frame
-    from simlab.experiments.store import DATABASE_NAME, ResultStore
 
     folder = Path(folder)
     for needed in (RESOLVED_CONFIG, DATABASE_NAME):

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator, NamedTuple
@@ -22,25 +21,13 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 
 from simlab.errors import ConfigError
-from simlab.experiments.config import Component, Execution, ExperimentConfig
+from simlab.experiments.config import Execution, ExperimentConfig
 from simlab.experiments.progress import Progress
-from simlab.experiments.store import ResultStore, cell_identity, cell_key
+from simlab.experiments.report import RESOLVED_CONFIG, build_manifest, write_reports
+from simlab.experiments.store import Cell, ResultStore, cell_identity, cells_of, deals_frame
 from simlab.experiments.worker import ERROR, ChunkTask, play_chunk
 
-RESOLVED_CONFIG = "config.resolved.yaml"
-DEAL_COLUMNS = ("game", "policy", "deal", "verdict", "end_reason", "moves", "cards_home", "nodes",
-                "cpu_seconds", "error")
-TIMING_COLUMNS = ("cpu_seconds",)  # differ from run to run; leave out of equality checks
 SCHEDULER_TIMEOUT = "10s"
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One game x policy pair of the experiment and its database key."""
-
-    key: str
-    game: Component
-    policy: Component
 
 
 class RunOutcome(NamedTuple):
@@ -48,7 +35,7 @@ class RunOutcome(NamedTuple):
 
     Attributes:
         folder: the output folder.
-        frame: the per-deal table (``DEAL_COLUMNS``).
+        frame: the per-deal table (``store.DEAL_COLUMNS``).
         played: deals played by this run (the rest were already stored).
         failed: deals of the experiment whose policy raised.
     """
@@ -57,11 +44,6 @@ class RunOutcome(NamedTuple):
     frame: pd.DataFrame
     played: int
     failed: int
-
-
-def cells_of(config: ExperimentConfig) -> list[Cell]:
-    """Every (game, policy) cell, games first then policies, in config order."""
-    return [Cell(cell_key(g, p, config.root_seed), g, p) for g in config.games for p in config.policies]
 
 
 def now() -> str:
@@ -79,8 +61,6 @@ def run_experiment(config: ExperimentConfig, progress: bool | None = None) -> Ru
         ConfigError: for an unwritable output folder or an unreachable scheduler,
             before anything is written.
     """
-    from simlab.experiments.report import build_manifest, write_reports
-
     check_output(config.output, config.source)
     with backend_context(config.execution, config.source):
         folder = Path(config.output)
@@ -153,35 +133,6 @@ def _dispatch(tasks: list[ChunkTask], execution: Execution) -> Iterator[list[dic
         parallel = Parallel(n_jobs=execution.n_jobs, backend=execution.backend,
                             return_as="generator_unordered", batch_size=1)
     return parallel(delayed(play_chunk)(task) for task in tasks)
-
-
-def deals_frame(config: ExperimentConfig, store: ResultStore, tracebacks: bool = False) -> pd.DataFrame:
-    """The per-deal table of this config's cells and deals, in config order.
-
-    Rows of other parameters or deals that share the database are left out.
-    """
-    cells = cells_of(config)
-    rows = store.rows([c.key for c in cells])
-    position = {deal: i for i, deal in enumerate(config.deals)}
-    rows = rows[rows["deal"].isin(position)]
-    order = {c.key: i for i, c in enumerate(cells)}
-    rows = rows.assign(_cell=rows["cell"].map(order), _deal=rows["deal"].map(position))
-    rows = rows.sort_values(["_cell", "_deal"], kind="stable")
-    rows["game"] = rows["cell"].map({c.key: c.game.label for c in cells})
-    rows["policy"] = rows["cell"].map({c.key: c.policy.label for c in cells})
-    columns = list(DEAL_COLUMNS) + (["traceback"] if tracebacks else [])
-    return typed_deals(rows[columns].reset_index(drop=True))
-
-
-def typed_deals(frame: pd.DataFrame) -> pd.DataFrame:
-    """The per-deal table with its documented dtypes (also for a re-read ``deals.csv``)."""
-    frame = frame.copy()
-    for column in ("deal", "moves", "cards_home", "nodes"):
-        frame[column] = frame[column].astype("int64")
-    frame["cpu_seconds"] = frame["cpu_seconds"].astype("float64")
-    for column in ("game", "policy", "verdict", "end_reason", "error"):
-        frame[column] = frame[column].fillna("").astype(str)
-    return frame
 
 
 def check_output(output: Path, source: str) -> None:

@@ -3,6 +3,8 @@
 Rows are written by the parent process as chunk results stream back, one
 transaction per chunk. SQLite in WAL mode makes each committed chunk survive a
 crash or ``kill -9`` of the run, so a rerun only plays what is missing.
+``deals_frame`` reads them back as the per-deal table (``DEAL_COLUMNS``) that
+the runner returns and every report table is computed from.
 
 A *cell* is one game with its resolved parameters and version, one policy with
 its resolved parameters and version, and the root seed. Its key is a hash of
@@ -15,16 +17,21 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 import pandas as pd
 
-from simlab.experiments.config import Component
+from simlab.experiments.config import Component, ExperimentConfig
 
 DATABASE_NAME = "results.sqlite"
 ROW_COLUMNS = ("cell", "deal", "verdict", "end_reason", "moves", "cards_home", "nodes",
                "cpu_seconds", "error", "traceback")
+# The per-deal table (``deals_frame``): one row per (game, policy, deal).
+DEAL_COLUMNS = ("game", "policy", "deal", "verdict", "end_reason", "moves", "cards_home", "nodes",
+                "cpu_seconds", "error")
+TIMING_COLUMNS = ("cpu_seconds",)  # differ from run to run; leave out of equality checks
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS cells (
@@ -56,6 +63,20 @@ def cell_key(game: Component, policy: Component, root_seed: int) -> str:
     """A stable hash of the cell's identity (the same in every process and run)."""
     text = json.dumps(cell_identity(game, policy, root_seed), sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One game x policy pair of the experiment and its database key."""
+
+    key: str
+    game: Component
+    policy: Component
+
+
+def cells_of(config: ExperimentConfig) -> list[Cell]:
+    """Every (game, policy) cell, games first then policies, in config order."""
+    return [Cell(cell_key(g, p, config.root_seed), g, p) for g in config.games for p in config.policies]
 
 
 class ResultStore:
@@ -125,3 +146,32 @@ class ResultStore:
         for started, finished, status, planned, played in cursor:
             yield {"started": started, "finished": finished, "status": status,
                    "planned": planned, "played": played}
+
+
+def deals_frame(config: ExperimentConfig, store: ResultStore, tracebacks: bool = False) -> pd.DataFrame:
+    """The per-deal table of this config's cells and deals, in config order.
+
+    Rows of other parameters or deals that share the database are left out.
+    """
+    cells = cells_of(config)
+    rows = store.rows([c.key for c in cells])
+    position = {deal: i for i, deal in enumerate(config.deals)}
+    rows = rows[rows["deal"].isin(position)]
+    order = {c.key: i for i, c in enumerate(cells)}
+    rows = rows.assign(_cell=rows["cell"].map(order), _deal=rows["deal"].map(position))
+    rows = rows.sort_values(["_cell", "_deal"], kind="stable")
+    rows["game"] = rows["cell"].map({c.key: c.game.label for c in cells})
+    rows["policy"] = rows["cell"].map({c.key: c.policy.label for c in cells})
+    columns = list(DEAL_COLUMNS) + (["traceback"] if tracebacks else [])
+    return typed_deals(rows[columns].reset_index(drop=True))
+
+
+def typed_deals(frame: pd.DataFrame) -> pd.DataFrame:
+    """The per-deal table with its documented dtypes (also for a re-read ``deals.csv``)."""
+    frame = frame.copy()
+    for column in ("deal", "moves", "cards_home", "nodes"):
+        frame[column] = frame[column].astype("int64")
+    frame["cpu_seconds"] = frame["cpu_seconds"].astype("float64")
+    for column in ("game", "policy", "verdict", "end_reason", "error"):
+        frame[column] = frame[column].fillna("").astype(str)
+    return frame
