@@ -1,7 +1,7 @@
 """simlab: Monte Carlo win rates of patience games."""
 
 from simlab.api import load_config, run, summarize
-from simlab.engine import Game, Move, State
+from simlab.engine import Game, Move, Observation, State
 from simlab.games import GAMES, make_game
 from simlab.play import deal_rng, play_deal
 from simlab.policies import POLICIES, PlayRecord, Policy, make_policy
@@ -11,7 +11,7 @@ from simlab.solver import policy as _solver_policy  # noqa: F401  (registers "so
 __version__ = "0.1.0"
 
 __all__ = [
-    "GAMES", "POLICIES", "Game", "Move", "PlayRecord", "Policy", "SolveResult", "State",
+    "GAMES", "POLICIES", "Game", "Move", "Observation", "PlayRecord", "Policy", "SolveResult", "State",
     "__version__", "deal_rng", "load_config", "make_game", "make_policy", "play_deal", "run",
     "solve", "summarize",
 ]

@@ -1,6 +1,6 @@
 """PySolFC's deal generator: deal number N gives the layout PySolFC shows for game N.
 
-Pure functions of the game number, no global random state. See rules.md section 0:
+Pure functions of the game number, no global random state. See docs/rules.md section 0:
 game numbers below 32000 use Microsoft's linear congruential generator (and a
 rank-major reordering of 52-card packs); larger numbers use Python's Mersenne
 Twister seeded with the number. The shuffle is Fisher-Yates from the end. The
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 from typing import Callable
+
+import numpy as np
 
 from simlab.cards import CARDS_PER_DECK
 
@@ -48,6 +50,36 @@ def _mt_randint_source(game_number: int) -> Callable[[int], int]:
     return lambda n: int(generator.random() * (n + 1))
 
 
+def _check_game_number(game_number: int) -> None:
+    if not isinstance(game_number, int) or isinstance(game_number, bool) or game_number < 1:
+        raise ValueError(f"A deal number must be an int of at least 1. Got {game_number!r}.")
+
+
+def chance_tape(game_number: int, decks: int, count: int) -> np.ndarray:
+    """The ``count`` numbers PySolFC's random stream for ``game_number`` yields
+    after the deal's shuffle, for the shuffles of redeals during play
+    (``simlab.engine.moves.redeal``): ``tape[0]`` names the generator (0.0:
+    Microsoft's LCG, whose raw 15-bit values follow; 1.0: the Mersenne Twister,
+    whose ``random()`` values follow)."""
+    _check_game_number(game_number)
+    shuffle_draws = CARDS_PER_DECK * decks - 1
+    tape = np.empty(count + 1, dtype=np.float64)
+    if game_number < MS_LIMIT:
+        tape[0] = 0.0
+        state = game_number
+        for index in range(shuffle_draws + count):
+            state = (state * 214013 + 2531011) & 0xFFFFFFFF
+            if index >= shuffle_draws:
+                tape[index - shuffle_draws + 1] = (state >> 16) & 0x7FFF
+        return tape
+    generator = random.Random(game_number)
+    for _ in range(shuffle_draws):
+        generator.random()
+    tape[0] = 1.0
+    tape[1:] = [generator.random() for _ in range(count)]
+    return tape
+
+
 def shuffled_talon(game_number: int, decks: int = 1) -> list[int]:
     """The talon PySolFC builds for ``game_number`` before any game hook.
 
@@ -58,8 +90,7 @@ def shuffled_talon(game_number: int, decks: int = 1) -> list[int]:
     Returns:
         Card ids; the last one is the top of the talon (dealt first).
     """
-    if not isinstance(game_number, int) or isinstance(game_number, bool) or game_number < 1:
-        raise ValueError(f"A deal number must be an int of at least 1. Got {game_number!r}.")
+    _check_game_number(game_number)
     cards = ordered_pack(decks)
     if game_number < MS_LIMIT:
         cards = _ms_reorder(cards)

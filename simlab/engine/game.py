@@ -2,27 +2,53 @@
 
 ``Game.apply`` never mutates its input: it returns a new ``State``. (The
 compiled kernels apply and undo in place; the solver and policies use those.)
+A ``State`` is everything (the solver's view); an ``Observation`` is what a
+real player sees of it (``Game.observe``), and the only thing policies get.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from simlab.cards import card_text, parse_card
-from simlab.engine import kernel
-from simlab.engine.layout import MOVE_BASE, OFFSET_BASE, OFFSET_HEIGHTS, STATE_SIZE, Layout
+from simlab.cards import CARDS_PER_DECK, card_text, parse_card
+from simlab.deals import chance_tape
+from simlab.engine import kernel, moves
+from simlab.engine.layout import (
+    DETAIL_SHIFT,
+    FOUNDATION_CHOSEN_BASE,
+    HAS_HIDDEN,
+    KIND_SHIFT,
+    MOVE_BASE,
+    MOVE_CARD,
+    MOVE_DRAW,
+    MOVE_RECYCLE,
+    MOVE_REDEAL,
+    MOVE_TURN,
+    OFFSET_BASE,
+    OFFSET_COUNTERS,
+    OFFSET_HEIGHTS,
+    STATE_SIZE,
+    Layout,
+)
 from simlab.errors import IllegalMoveError
 from simlab.params import Param
 
 MAX_LEGAL_MOVES = 1024
+CARD_TEXTS = [card_text(card) for card in range(2 * CARDS_PER_DECK)]
+
+
+REDEAL = ("redeal", "rows")  # the Move of a redeal
 
 
 class Move(NamedTuple):
-    """A single-card move, named by piles as in ``simlab deal --format json``."""
+    """A move named by piles as in ``simlab deal --format json``: the top card of
+    ``source`` onto ``destination``; ``stock->waste`` turns the stock,
+    ``waste->stock`` turns the waste back over, ``redeal->rows`` redeals, and a
+    draw names the card's index in its row: ``row3[1]->foundation2``."""
 
     source: str
     destination: str
@@ -31,14 +57,36 @@ class Move(NamedTuple):
         return f"{self.source}->{self.destination}"
 
 
+NO_CHANCE = np.zeros(1, dtype=np.float64)  # the chance tape of a game without shuffles in play
+
+
 @dataclass(frozen=True, eq=False)
 class State:
-    """A position: the flat int8 array of ``simlab.engine.layout``. Treat as immutable."""
+    """A position: the flat int8 array of ``simlab.engine.layout``, and the
+    deal's chance tape (the random numbers its redeals will shuffle with,
+    fixed by the deal number). Treat as immutable."""
+
+    array: np.ndarray
+    chance: np.ndarray = field(default_factory=lambda: NO_CHANCE)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, State) and np.array_equal(self.array, other.array)
+                and np.array_equal(self.chance, other.chance))
+
+    def __hash__(self) -> int:
+        return hash(self.array.tobytes())
+
+
+@dataclass(frozen=True, eq=False)
+class Observation:
+    """What a player sees of a position: the state's array with every card they
+    cannot see replaced by ``simlab.engine.moves.HIDDEN`` (heights, counters and
+    the other cards as they are). It holds no chance tape."""
 
     array: np.ndarray
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and np.array_equal(self.array, other.array)
+        return isinstance(other, Observation) and np.array_equal(self.array, other.array)
 
     def __hash__(self) -> int:
         return hash(self.array.tobytes())
@@ -91,9 +139,20 @@ class Game:
         return f"{type(self).__name__}({args})"
 
     # ----- states -------------------------------------------------------------------
+    @cached_property
+    def has_hidden_cards(self) -> bool:
+        """Whether a player sees less than the whole position (the solver's
+        verdicts are then ``thoughtful``: an upper bound on any real player)."""
+        return bool(self.rules[HAS_HIDDEN])
+
     def initial_state(self, deal_number: int) -> State:
-        """The position of deal ``deal_number`` (PySolFC's game number)."""
-        return self.state_from_cards(self.deal_piles(deal_number))
+        """The position of deal ``deal_number`` (PySolFC's game number),
+        with the chance tape its redeals will use."""
+        state = self.state_from_cards(self.deal_piles(deal_number))
+        if self.table.redeals:
+            draws = self.table.redeals * (self.table.n_cards - 1)
+            return State(state.array, chance_tape(deal_number, self.table.decks, draws))
+        return state
 
     def state_from_cards(self, piles: dict[str, list[int]], base: int | None = None) -> State:
         """Build a state from card ids per pile name (missing piles are empty)."""
@@ -102,6 +161,8 @@ class Game:
         array = np.full(rules[STATE_SIZE], -1, dtype=np.int8)
         array[rules[OFFSET_HEIGHTS]: rules[OFFSET_BASE]] = 0
         array[rules[OFFSET_BASE]] = self._initial_base() if base is None else base
+        counters = self.table.initial_counters()
+        array[rules[OFFSET_COUNTERS]: rules[OFFSET_COUNTERS] + len(counters)] = counters
         for name, cards in piles.items():
             pile = self._pile(name)
             if len(cards) > capacity:
@@ -114,17 +175,24 @@ class Game:
         return State(array)
 
     def state_from_piles(self, piles: dict[str, list[str] | str]) -> State:
-        """Build a drawn position from card text, e.g. ``{"row0": "KD QS", "foundation0": "AC"}``."""
+        """Build a drawn position from card text, e.g. ``{"row0": "KD QS", "foundation0": "AC"}``.
+
+        With two decks the first time a card's text appears it is deck 0's copy,
+        the second time deck 1's (later repeats, allowed in drawn positions, stay deck 1's)."""
         parsed = {}
+        seen: dict[int, int] = {}
         for name, cards in piles.items():
             words = cards.split() if isinstance(cards, str) else list(cards)
-            parsed[name] = [parse_card(word) for word in words]
+            parsed[name] = []
+            for word in words:
+                card = parse_card(word)
+                deck = min(seen.get(card, 0), self.table.decks - 1)  # drawn positions may repeat a card
+                seen[card] = deck + 1
+                parsed[name].append(card + CARDS_PER_DECK * deck)
         return self.state_from_cards(parsed)
 
     def _initial_base(self) -> int:
         """Ace (0) unless the game lets the player choose the base rank."""
-        from simlab.engine.layout import FOUNDATION_CHOSEN_BASE
-
         return -1 if self.table.foundation_mode == FOUNDATION_CHOSEN_BASE else 0
 
     def _pile(self, name: str) -> int:
@@ -136,22 +204,43 @@ class Game:
             ) from None
 
     # ----- the rules ----------------------------------------------------------------
-    def legal_move_codes(self, state: State) -> np.ndarray:
-        """Legal moves as kernel codes (``source * 256 + destination``)."""
+    def legal_move_codes(self, state: State | Observation) -> np.ndarray:
+        """Legal moves as kernel codes (``simlab.engine.layout``: a card move is
+        ``source * 256 + destination``). A player's observation has the same moves."""
         out = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
         count = kernel.legal_moves(self.rules, state.array, out)
         return out[:count].copy()
 
-    def legal_moves(self, state: State) -> list[Move]:
+    def legal_moves(self, state: State | Observation) -> list[Move]:
         """Every legal move, as (source pile, destination pile) names."""
         return [self.move_from_code(int(code)) for code in self.legal_move_codes(state)]
 
     def move_from_code(self, code: int) -> Move:
-        return Move(self.pile_names[code // MOVE_BASE], self.pile_names[code % MOVE_BASE])
+        kind = code >> KIND_SHIFT
+        source = self.pile_names[(code // MOVE_BASE) % MOVE_BASE]
+        destination = self.pile_names[code % MOVE_BASE]
+        if kind == MOVE_REDEAL:
+            return Move(*REDEAL)
+        if kind == MOVE_DRAW:
+            return Move(f"{source}[{kernel.move_detail(code)}]", destination)
+        return Move(source, destination)
 
     def move_code(self, move: Move | tuple[str, str]) -> int:
         source, destination = move
-        return self._pile(source) * MOVE_BASE + self._pile(destination)
+        if (source, destination) == REDEAL:
+            return MOVE_REDEAL << KIND_SHIFT
+        if source.endswith("]") and "[" in source:
+            name, index = source[:-1].split("[", 1)
+            if not index.isdigit():
+                raise IllegalMoveError(f"Move {source}->{destination}: {index!r} is not a card index.")
+            pile = self._pile(name) * MOVE_BASE + self._pile(destination)
+            return (MOVE_DRAW << KIND_SHIFT) + (int(index) << DETAIL_SHIFT) + pile
+        code = self._pile(source) * MOVE_BASE + self._pile(destination)
+        if self.table.stock and (source, destination) == ("stock", "waste"):
+            return (MOVE_TURN << KIND_SHIFT) + code
+        if self.table.stock and (source, destination) == ("waste", "stock"):
+            return (MOVE_RECYCLE << KIND_SHIFT) + code
+        return (MOVE_CARD << KIND_SHIFT) + code
 
     def apply(self, state: State, move: Move | tuple[str, str]) -> State:
         """The position after ``move``; ``state`` is left untouched.
@@ -163,29 +252,46 @@ class Game:
         if code not in self.legal_move_codes(state):
             raise IllegalMoveError(f"Move {move[0]}->{move[1]} is not legal here.")
         array = state.array.copy()
-        kernel.apply_move(self.rules, array, code)
-        return State(array)
+        moves.play(self.rules, array, code, state.chance, np.empty_like(array))
+        return State(array, state.chance)
 
-    def is_won(self, state: State) -> bool:
+    def is_won(self, state: State | Observation) -> bool:
         return bool(kernel.is_won(self.rules, state.array))
 
-    def cards_home(self, state: State) -> int:
+    def cards_home(self, state: State | Observation) -> int:
         """Cards on the foundations (counting any the deal put there)."""
         return int(kernel.foundation_cards(self.rules, state.array))
 
-    def position_hash(self, state: State) -> int:
+    def position_hash(self, state: State | Observation) -> int:
         return int(kernel.position_hash(self.rules, state.array, kernel.ZOBRIST))
 
-    # ----- reading a state ----------------------------------------------------------
-    def piles(self, state: State) -> dict[str, list[str]]:
-        """Every pile by name, cards bottom to top, as text."""
-        return {name: [card_text(c) for c in self.pile_cards(state, name)] for name in self.pile_names}
+    def observe(self, state: State) -> Observation:
+        """What a real player sees of ``state`` (every card of it, in an open game)."""
+        out = np.empty_like(state.array)
+        moves.observe(self.rules, state.array, out)
+        return Observation(out)
 
-    def pile_cards(self, state: State, name: str) -> list[int]:
+    def visible_piles(self, view: Observation | State) -> dict[str, list[str]]:
+        """Every pile by name, bottom to top, with ``??`` for a card the player cannot see."""
+        array, capacity = view.array, self.table.capacity
+        offset = int(self.rules[OFFSET_HEIGHTS])
+        heights = array[offset: offset + len(self.pile_names)].tolist()
+        return {
+            name: [CARD_TEXTS[card] if card >= 0 else "??"
+                   for card in array[pile * capacity: pile * capacity + count].tolist()]
+            for pile, (name, count) in enumerate(zip(self.pile_names, heights))
+        }
+
+    # ----- reading a state ----------------------------------------------------------
+    def piles(self, state: State | Observation) -> dict[str, list[str]]:
+        """Every pile by name, cards bottom to top, as text (``??``: a card hidden from a player)."""
+        return self.visible_piles(state)
+
+    def pile_cards(self, state: State | Observation, name: str) -> list[int]:
         pile = self._pile(name)
         capacity = self.table.capacity
         count = int(state.array[self.rules[OFFSET_HEIGHTS] + pile])
-        return [int(c) for c in state.array[pile * capacity: pile * capacity + count]]
+        return state.array[pile * capacity: pile * capacity + count].tolist()
 
     def render(self, state: State) -> str:
         """The layout as text a player can read: foundations, cells, then rows."""
@@ -193,10 +299,10 @@ class Game:
         lines = []
         tops = [f"{n}:{(c[-1] if c else '--')}" for n, c in piles.items() if n.startswith("foundation")]
         lines.append("Foundations  " + "  ".join(tops))
-        for prefix in ("cell", "reserve"):
+        for prefix, title in (("cell", "Cells"), ("reserve", "Reserves"), ("stock", "Stock"), ("waste", "Waste")):
             named = [f"{n}:{' '.join(c) or '--'}" for n, c in piles.items() if n.startswith(prefix)]
             if named:
-                lines.append(("Cells        " if prefix == "cell" else "Reserves     ") + "  ".join(named))
+                lines.append(f"{title:<13}" + "  ".join(named))
         width = max(len(n) for n in piles)
         for name, cards in piles.items():
             if name.startswith("row"):

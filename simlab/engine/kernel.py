@@ -12,11 +12,17 @@ import numpy as np
 
 from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
+    BASE_CHOSEN,
     BUILD,
-    BUILD_DOWN_ANY_SUIT,
-    BUILD_DOWN_SAME_SUIT,
     CAPACITY,
-    EMPTY_FILL,
+    COUNTER_DRAWS,
+    COUNTER_RECYCLES,
+    COUNTER_REDEALS,
+    COUNTER_SLOTS,
+    DETAIL_MASK,
+    DETAIL_SHIFT,
+    DIR_DOWN,
+    DIR_UP,
     FILL_ANY,
     FILL_KINGS,
     FIRST_CELL,
@@ -25,12 +31,34 @@ from simlab.engine.layout import (
     FOUNDATION_ANY_SUIT,
     FOUNDATION_CHOSEN_BASE,
     FOUNDATION_MODE,
-    FOUNDATION_WRAP,
+    HAS_SPECIAL,
+    KIND_SHIFT,
     MOVE_BASE,
+    MOVE_DRAW,
+    MOVE_RECYCLE,
+    MOVE_REDEAL,
+    MOVE_TURN,
     N_CARDS,
     N_PILES,
     OFFSET_BASE,
+    OFFSET_COUNTERS,
     OFFSET_HEIGHTS,
+    P_ACCEPTS_FROM,
+    P_BASE,
+    P_BUILD,
+    P_FILL,
+    P_GIVES,
+    P_KIND,
+    P_LIMIT,
+    P_SUIT,
+    P_WRAP,
+    PILE_FIELDS,
+    PILE_TABLE,
+    STOCK_PILE,
+    SUIT_ALTERNATE,
+    SUIT_BITS,
+    SUIT_SAME,
+    WASTE_PILE,
     WRAP,
 )
 
@@ -71,46 +99,58 @@ def top_card(rules, state, pile):
 
 
 @allocation_free
+def spec(rules, pile, field):
+    """Field ``field`` (``P_*``) of ``pile``'s row in the pile table."""
+    return rules[PILE_TABLE + pile * PILE_FIELDS + field]
+
+
+@allocation_free
 def can_build(rules, card, target):
-    """Whether ``card`` may go on ``target`` in the tableau."""
+    """Whether ``card`` may go on ``target`` in a row (by the rows' rule)."""
     return builds_on(rules[BUILD], rules[WRAP] == 1, card, target)
 
 
 @allocation_free
 def builds_on(build, wrap, card, target):
-    """``can_build`` with the game's ``BUILD`` rule and ``WRAP`` flag already read,
-    so that the hot loops over many cards (legal moves, the solver's
-    evaluation) read them once."""
+    """Whether ``card`` may go on ``target`` under the building rule ``build``
+    (``DIR_* | SUIT_*``) and ``wrap`` (K-A adjacent). The hot loops over many
+    cards (legal moves, the solver's evaluation) read the rule once and call this."""
     rank = card % 13
     target_rank = target % 13
-    down = target_rank == rank + 1 or (wrap and rank == 12 and target_rank == 0)
-    if build == BUILD_DOWN_ANY_SUIT:
-        return down
-    same_suit = (card // 13) % 4 == (target // 13) % 4
-    if build == BUILD_DOWN_SAME_SUIT:
-        return down and same_suit
-    up = rank == target_rank + 1 or (wrap and target_rank == 12 and rank == 0)
-    return same_suit and (up or down)
+    suit_rule = build & SUIT_BITS
+    if suit_rule == SUIT_SAME and (card // 13) % 4 != (target // 13) % 4:
+        return False
+    if suit_rule == SUIT_ALTERNATE and ((card // 13) % 4 == 2 or (card // 13) % 4 == 3) == (
+        (target // 13) % 4 == 2 or (target // 13) % 4 == 3
+    ):
+        return False
+    if build & DIR_DOWN and (target_rank == rank + 1 or (wrap and rank == 12 and target_rank == 0)):
+        return True
+    return (build & DIR_UP) != 0 and (rank == target_rank + 1 or (wrap and target_rank == 12 and rank == 0))
 
 
 @allocation_free
 def foundation_accepts(rules, state, foundation_pile, card):
-    """Whether ``card`` may be played onto the foundation at ``foundation_pile``."""
+    """Whether ``card`` may be played onto the foundation at ``foundation_pile``
+    (its base, direction, suit, wrap and limit are in its pile spec)."""
     h = height(rules, state, foundation_pile)
-    if h >= 13:
+    if h >= spec(rules, foundation_pile, P_LIMIT):
         return False
-    mode = rules[FOUNDATION_MODE]
-    index = foundation_pile - rules[FIRST_FOUNDATION]
-    if mode != FOUNDATION_ANY_SUIT and (card // 13) % 4 != index % 4:
+    suit = spec(rules, foundation_pile, P_SUIT)
+    if suit >= 0 and (card // 13) % 4 != suit:
         return False
     rank = card % 13
-    base = state[rules[OFFSET_BASE]]
     if h == 0:
-        return rank == base or (mode == FOUNDATION_CHOSEN_BASE and base == -1)
+        base = spec(rules, foundation_pile, P_BASE)
+        if base == BASE_CHOSEN:
+            base = state[rules[OFFSET_BASE]]
+            return base == -1 or rank == base
+        return rank == base
     below = top_card(rules, state, foundation_pile) % 13
-    if rules[FOUNDATION_WRAP] == 1:
-        return rank == (below + 1) % 13
-    return rank == below + 1
+    wrap = spec(rules, foundation_pile, P_WRAP) == 1
+    if spec(rules, foundation_pile, P_BUILD) & DIR_UP:
+        return rank == below + 1 or (wrap and below == 12 and rank == 0)
+    return rank == below - 1 or (wrap and below == 0 and rank == 12)
 
 
 @allocation_free
@@ -119,51 +159,130 @@ def is_foundation(rules, pile):
 
 
 @allocation_free
-def legal_moves(rules, state, out):
-    """Write every legal move into ``out``; return how many there are.
+def accepts_from(rules, pile, source):
+    """Whether ``pile`` takes cards from ``source``'s kind of pile."""
+    return (spec(rules, pile, P_ACCEPTS_FROM) >> spec(rules, source, P_KIND)) & 1 == 1
 
-    Sources are the tops of rows, cells and reserves. A card may go to a
-    foundation that accepts it, onto a row whose top it builds on, into an empty
-    row if the game fills spaces with it, and from a row into an empty cell.
-    """
-    count = 0
+
+@allocation_free
+def fills_with(fill, card):
+    """Whether an empty pile with fill rule ``fill`` takes ``card`` from a player."""
+    return fill == FILL_ANY or (fill == FILL_KINGS and card % 13 == 12)
+
+
+@allocation_free
+def card_destinations(rules, state, source, card, move_high, out, count):
+    """Write ``move_high + source * MOVE_BASE + destination`` into ``out`` for
+    every pile ``card`` (leaving ``source``) may go to; return the new count."""
     first_cell = rules[FIRST_CELL]
-    first_reserve = rules[FIRST_RESERVE]
     first_foundation = rules[FIRST_FOUNDATION]
-    fill = rules[EMPTY_FILL]
+    source_bit = np.int64(1) << spec(rules, source, P_KIND)
     # by suit, foundation i takes suit i % 4 only: start at the card's suit, step 4
-    foundation_step = 1 if rules[FOUNDATION_MODE] == FOUNDATION_ANY_SUIT else 4
-    build, wrap = rules[BUILD], rules[WRAP] == 1
-    for source in range(first_foundation):
-        card = top_card(rules, state, source)
-        if card < 0:
+    by_suit = rules[FOUNDATION_MODE] != FOUNDATION_ANY_SUIT
+    step = 4 if by_suit else 1
+    first = first_foundation + (card // 13) % 4 if by_suit else first_foundation
+    for foundation in range(first, rules[N_PILES], step):
+        if foundation != source and spec(rules, foundation, P_ACCEPTS_FROM) & source_bit and foundation_accepts(
+            rules, state, foundation, card
+        ):
+            out[count] = move_high + source * MOVE_BASE + foundation
+            count += 1
+    for row in range(first_cell):
+        if row == source or spec(rules, row, P_ACCEPTS_FROM) & source_bit == 0:
             continue
-        first = first_foundation if foundation_step == 1 else first_foundation + (card // 13) % 4
-        for foundation in range(first, rules[N_PILES], foundation_step):
-            if foundation_accepts(rules, state, foundation, card):
-                out[count] = source * MOVE_BASE + foundation
-                count += 1
-        fills_space = fill == FILL_ANY or (fill == FILL_KINGS and card % 13 == 12)
-        for row in range(first_cell):
-            if row == source:
-                continue
-            target = top_card(rules, state, row)
-            allowed = fills_space if target < 0 else builds_on(build, wrap, card, target)
-            if allowed:
-                out[count] = source * MOVE_BASE + row
-                count += 1
-        if source < first_cell:
-            for cell in range(first_cell, first_reserve):
-                if height(rules, state, cell) == 0:
-                    out[count] = source * MOVE_BASE + cell
-                    count += 1
+        target = top_card(rules, state, row)
+        if target < 0:
+            allowed = fills_with(spec(rules, row, P_FILL), card)
+        else:
+            allowed = builds_on(spec(rules, row, P_BUILD), spec(rules, row, P_WRAP) == 1, card, target)
+        if allowed:
+            out[count] = move_high + source * MOVE_BASE + row
+            count += 1
+    for cell in range(first_cell, rules[FIRST_RESERVE]):
+        if height(rules, state, cell) == 0 and spec(rules, cell, P_ACCEPTS_FROM) & source_bit:
+            out[count] = move_high + source * MOVE_BASE + cell
+            count += 1
     return count
 
 
 @allocation_free
+def legal_moves(rules, state, out):
+    """Write every legal move into ``out``; return how many there are.
+
+    Card moves: the top card of every pile a player may take from goes to a
+    foundation that accepts it, onto a row whose top it builds on, into an
+    empty row that its fill rule lets it into, or into an empty cell, each as
+    the destination's pile spec allows from the source's kind. Games with a
+    stock, redeals or draws add those moves (``special_moves``).
+    """
+    count = 0
+    for source in range(rules[N_PILES]):
+        if spec(rules, source, P_GIVES) == 0:
+            continue
+        card = top_card(rules, state, source)
+        if card >= 0:
+            count = card_destinations(rules, state, source, card, 0, out, count)
+    if rules[HAS_SPECIAL] == 1:
+        count = special_moves(rules, state, out, count)
+    return count
+
+
+@allocation_free
+def move_kind(move):
+    """``MOVE_*`` kind of a move code."""
+    return move >> KIND_SHIFT
+
+
+@allocation_free
+def move_detail(move):
+    """The index of the card a draw pulls out (0 for other moves)."""
+    return (move >> DETAIL_SHIFT) & DETAIL_MASK
+
+
+@allocation_free
+def counter(rules, state, index):
+    return np.int64(state[rules[OFFSET_COUNTERS] + index])
+
+
+@allocation_free
+def special_moves(rules, state, out, count):
+    """Append the moves that are not one top card between two piles: turning
+    the stock, turning the waste back into the stock, a redeal, a draw."""
+    stock = rules[STOCK_PILE]
+    if stock >= 0:
+        waste = rules[WASTE_PILE]
+        if height(rules, state, stock) > 0:
+            out[count] = (MOVE_TURN << KIND_SHIFT) + stock * MOVE_BASE + waste
+            count += 1
+        elif height(rules, state, waste) > 0 and counter(rules, state, COUNTER_RECYCLES) > 0:
+            out[count] = (MOVE_RECYCLE << KIND_SHIFT) + waste * MOVE_BASE + stock
+            count += 1
+    if counter(rules, state, COUNTER_REDEALS) > 0 and rows_hold_cards(rules, state):
+        out[count] = MOVE_REDEAL << KIND_SHIFT
+        count += 1
+    elif counter(rules, state, COUNTER_DRAWS) > 0 and counter(rules, state, COUNTER_REDEALS) == 0:
+        for row in range(rules[FIRST_CELL]):
+            for index in range(height(rules, state, row) - 1):
+                card = card_at(rules, state, row, index)
+                high = (MOVE_DRAW << KIND_SHIFT) + (index << DETAIL_SHIFT)
+                count = card_destinations(rules, state, row, card, high, out, count)
+    return count
+
+
+@allocation_free
+def rows_hold_cards(rules, state):
+    for row in range(rules[FIRST_CELL]):
+        if height(rules, state, row) > 0:
+            return True
+    return False
+
+
+@allocation_free
 def apply_move(rules, state, move):
-    """Move the top card of the move's source onto its destination, in place."""
-    source = move // MOVE_BASE
+    """Move the top card of the move's source onto its destination, in place
+    (a card move, in a game without automatic refills: ``simlab.engine.moves``
+    plays every kind of move)."""
+    source = (move // MOVE_BASE) % MOVE_BASE
     destination = move % MOVE_BASE
     capacity = rules[CAPACITY]
     heights = rules[OFFSET_HEIGHTS]
@@ -181,7 +300,7 @@ def apply_move(rules, state, move):
 @allocation_free
 def undo_move(rules, state, move):
     """Exactly reverse ``apply_move(rules, state, move)``."""
-    apply_move(rules, state, (move % MOVE_BASE) * MOVE_BASE + move // MOVE_BASE)
+    apply_move(rules, state, (move % MOVE_BASE) * MOVE_BASE + (move // MOVE_BASE) % MOVE_BASE)
     if rules[FOUNDATION_MODE] == FOUNDATION_CHOSEN_BASE and foundation_cards(rules, state) == 0:
         state[rules[OFFSET_BASE]] = -1
 
@@ -220,6 +339,7 @@ def pile_hash(rules, state, pile, zobrist):
 
 CELL_SALT = np.uint64(0xD6E8FEB86659FD93)
 BASE_MULTIPLIER = np.uint64(0xA0761D6478BD642F)
+COUNTER_MULTIPLIER = np.uint64(0x100000001B3)
 
 
 @allocation_free
@@ -236,8 +356,13 @@ def pile_term(rules, pile, pile_hash_value):
 
 @allocation_free
 def base_term(rules, state):
-    """The foundations' base rank's share of ``position_hash``."""
-    return _mix(np.uint64(state[rules[OFFSET_BASE]] + 2) * BASE_MULTIPLIER)
+    """The share of ``position_hash`` of what is not a pile: the foundations'
+    base rank and, in games that have them, the counters (redeals, passes and
+    draws left, the chance tape's position)."""
+    value = np.uint64(state[rules[OFFSET_BASE]] + 2) * BASE_MULTIPLIER
+    for index in range(rules[COUNTER_SLOTS]):
+        value = value * COUNTER_MULTIPLIER + np.uint64(state[rules[OFFSET_COUNTERS] + index] & 0xFF)
+    return _mix(value)
 
 
 @allocation_free

@@ -1,58 +1,114 @@
 """How a game's table is laid out and which rules apply, as data the kernels read.
 
-A ``Layout`` is the readable description; ``Layout.rules_array()`` packs it into
-the small int64 array that the compiled kernels (``simlab.engine.kernel``) take.
+A ``Layout`` is the readable description: one ``PileSpec`` per pile (what the
+pile is, what it accepts and from where, how it builds, what fills it when
+empty, what a player can see of it), plus the game-wide counters (redeals,
+passes through the stock, draws). ``Layout.rules_array()`` packs it into the
+small int64 array that the compiled kernels (``simlab.engine.kernel``) take: a
+header, then a table of ``PILE_FIELDS`` integers per pile. A new game is new
+data in this array, never a new branch in the kernels.
 
 State representation (why: numba compiles loops over small integer arrays about
 20x faster than Python objects, and a flat array copies, hashes and pickles for
 free). A state is ONE flat ``int8`` array:
 
 - ``cards[pile * capacity + i]``: card ``i`` (0 = bottom) of every pile, in pile
-  order rows, cells, reserves, foundations; unused slots hold -1;
+  order rows, cells, reserves, stock, waste, foundations; unused slots hold -1;
 - ``heights[pile]`` at ``offset_heights``: how many cards each pile holds;
-- ``base`` at ``offset_base``: the foundations' starting rank index (0 = ace), or
-  -1 while a game that lets the player choose it (Chessboard) has not chosen yet.
+- ``base`` at ``offset_base``: the base rank of foundations whose base the
+  player chooses (Chessboard), -1 until chosen; 0 in other games;
+- ``counters`` at ``offset_counters`` (only in games that have them): redeals
+  left, passes through the stock left, draws left, and the position in the
+  deal's chance tape (two bytes; ``simlab.engine.moves``).
 
-A move is the int ``source_pile * MOVE_BASE + destination_pile``; it moves the
-top card of the source pile.
+A card is ``52 * deck + 13 * suit + rank`` (two decks: 0..103). A move is an int
+(``simlab.engine.moves``): for a card move ``source_pile * MOVE_BASE +
+destination_pile``, which moves the top card of the source pile; other kinds
+(turning the stock, a redeal, a draw) add ``kind * MOVE_BASE**2``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 MOVE_BASE = 256
 
-# Tableau building rules.
-BUILD_DOWN_ANY_SUIT = 0
-BUILD_UP_OR_DOWN_SAME_SUIT = 1
-BUILD_DOWN_SAME_SUIT = 2
+# Move kinds (``simlab.engine.moves``): a move code is
+# ``(kind << KIND_SHIFT) + (detail << DETAIL_SHIFT) + source * MOVE_BASE + destination``.
+MOVE_CARD = 0  # the top card of source onto destination
+MOVE_TURN = 1  # the stock's top card face up onto the waste
+MOVE_RECYCLE = 2  # the waste turned over to become the stock again
+MOVE_REDEAL = 3  # gather the rows, shuffle (from the deal's chance tape), deal again
+MOVE_DRAW = 4  # the card at index ``detail`` of row ``source``, from under its top, to destination
+KIND_SHIFT = 23
+DETAIL_SHIFT = 16
+DETAIL_MASK = 127
 
-# What an empty row accepts.
+# Pile kinds, in the order piles are numbered.
+KIND_ROW = 0  # tableau row or fan
+KIND_CELL = 1  # free cell: one card, filled from rows
+KIND_RESERVE = 2  # dealt pile: its top card plays, nothing goes on it
+KIND_STOCK = 3  # face-down pile turned onto the waste
+KIND_WASTE = 4  # its top card plays
+KIND_FOUNDATION = 5
+KIND_NAMES = ("row", "cell", "reserve", "stock", "waste", "foundation")
+
+# Building: a direction and a suit rule, combined as bits.
+DIR_NONE = 0  # nothing is ever built on the pile by a player
+DIR_DOWN = 1
+DIR_UP = 2
+DIR_EITHER = 3
+SUIT_ANY = 0
+SUIT_SAME = 4
+SUIT_ALTERNATE = 8  # alternate colours (black: clubs, spades; red: hearts, diamonds)
+SUIT_BITS = SUIT_SAME | SUIT_ALTERNATE
+BUILD_NONE = DIR_NONE
+BUILD_DOWN_ANY_SUIT = DIR_DOWN | SUIT_ANY
+BUILD_DOWN_SAME_SUIT = DIR_DOWN | SUIT_SAME
+BUILD_UP_OR_DOWN_SAME_SUIT = DIR_EITHER | SUIT_SAME
+BUILD_DOWN_ALTERNATE = DIR_DOWN | SUIT_ALTERNATE
+
+# What an empty pile accepts.
 FILL_ANY = 0
 FILL_NONE = 1
 FILL_KINGS = 2
+FILL_REFILL = 3  # refilled at once from ``PileSpec.refill_from``; a player never fills it
 
-# How foundations are built.
+# How the game's foundations are built (the summary the solver's heuristics read;
+# each foundation's own rule is in its PileSpec).
 FOUNDATION_BY_SUIT = 0  # foundation i takes suit i % 4 from the base rank up
 FOUNDATION_CHOSEN_BASE = 1  # as by suit, but the first card played fixes the base rank
 FOUNDATION_ANY_SUIT = 2  # any suit, from the base rank up
+
+BASE_CHOSEN = -1  # PileSpec.base: the rank stored in the state (the player's choice)
+
+# What a player sees of a pile.
+VISIBLE_ALL = 0
+VISIBLE_TOP = 1  # squared: only the top card (Castle of Indolence's reserves)
+VISIBLE_NONE = 2  # face down (a stock)
 
 # Which foundation plays the solver may make automatically (see simlab.solver.autoplay).
 AUTOPLAY_NONE = 0
 AUTOPLAY_DOWN_ANY_SUIT = 1
 AUTOPLAY_SAME_SUIT = 2
 
-# Indices into the rules array.
+# Counters in the state, by index from ``offset_counters``.
+COUNTER_REDEALS = 0  # gather-shuffle-deal redeals left
+COUNTER_RECYCLES = 1  # passes of the waste back to the stock left
+COUNTER_DRAWS = 2  # draws (a card pulled from under a row's top) left
+COUNTER_TAPE = 3  # two bytes: how many numbers of the chance tape are used
+N_COUNTERS = 5
+
+# Indices into the rules array's header.
 N_PILES = 0
 N_ROWS = 1
 N_CELLS = 2
 N_RESERVES = 3
 N_FOUNDATIONS = 4
 CAPACITY = 5
-BUILD = 6
+BUILD = 6  # the rows' building rule (uniform in every game so far), for the solver's heuristics
 WRAP = 7
 EMPTY_FILL = 8
 FOUNDATION_MODE = 9
@@ -65,27 +121,104 @@ FIRST_CELL = 15
 FIRST_RESERVE = 16
 FIRST_FOUNDATION = 17
 AUTOPLAY = 18
-RULES_LENGTH = 19
+STOCK_PILE = 19  # -1 when the game has no stock
+WASTE_PILE = 20  # -1 when the game has no waste
+OFFSET_COUNTERS = 21
+COUNTER_SLOTS = 22  # 0 (no counters) or N_COUNTERS
+HAS_HIDDEN = 23  # some pile shows a player less than all its cards
+HAS_SPECIAL = 24  # moves other than one top card, or automatic refills: undo needs a record
+REDEAL_GROUP = 25  # a redeal deals rows of this many cards (La Belle Lucie: 3)
+FIRST_STOCK = 26  # first pile after the reserves: the stock and waste, if any, then foundations
+PILE_TABLE = 27
+HEADER_LENGTH = PILE_TABLE
+
+# Fields of one pile's row in the pile table.
+P_KIND = 0
+P_BUILD = 1  # DIR_* | SUIT_* for what a player may put on it
+P_WRAP = 2  # building wraps K-A
+P_FILL = 3
+P_REFILL_FROM = 4  # with FILL_REFILL: the pile whose top card refills it
+P_ACCEPTS_FROM = 5  # bit (1 << kind) for every kind whose top card may move here
+P_GIVES = 6  # 1 if a player may move its top card away
+P_VISIBLE = 7
+P_BASE = 8  # foundation: first card's rank index (0 = ace, 12 = king) or BASE_CHOSEN
+P_SUIT = 9  # foundation: the one suit it takes, or -1 for any
+P_LIMIT = 10  # foundation: cards it holds when complete (13; Windmill's centre 52)
+PILE_FIELDS = 11
+
+SOURCE_KINDS = (1 << KIND_ROW) | (1 << KIND_CELL) | (1 << KIND_RESERVE) | (1 << KIND_WASTE)
+
+
+@dataclass(frozen=True)
+class PileSpec:
+    """One pile's rules, as data.
+
+    Args:
+        kind: ``KIND_*``.
+        build: what a player may put on it (``DIR_* | SUIT_*``); ``BUILD_NONE`` for nothing.
+        wrap: building wraps K-A (a foundation's too).
+        fill: what an empty pile accepts (``FILL_*``).
+        refill_from: with ``FILL_REFILL``, the index of the pile that refills it.
+        accepts_from: kinds (``KIND_*``) whose top card may be moved here.
+        gives: whether a player may move its top card away.
+        visible: what a player sees of it (``VISIBLE_*``).
+        base: a foundation's first rank (0 = ace) or ``BASE_CHOSEN``.
+        suit: the one suit a foundation takes, or -1 for any.
+        limit: cards a complete foundation holds.
+        slots: the most cards the pile can ever hold (sizes the state).
+    """
+
+    kind: int
+    build: int = BUILD_NONE
+    wrap: bool = False
+    fill: int = FILL_NONE
+    refill_from: int = -1
+    accepts_from: tuple[int, ...] = ()
+    gives: bool = True
+    visible: int = VISIBLE_ALL
+    base: int = 0
+    suit: int = -1
+    limit: int = 13
+    slots: int = 13
+
+    def row(self) -> list[int]:
+        """This pile's row of the pile table."""
+        mask = sum(1 << kind for kind in set(self.accepts_from))
+        return [self.kind, self.build, int(self.wrap), self.fill, self.refill_from, mask, int(self.gives),
+                self.visible, self.base, self.suit, self.limit]
 
 
 @dataclass(frozen=True)
 class Layout:
     """The piles of a game and the rules that connect them.
 
+    The fields describe the common case (every row alike, every foundation
+    alike) in a few words; ``pile_specs()`` turns them into one ``PileSpec``
+    per pile, and ``overrides`` replaces the spec of any named pile for games
+    whose piles differ (e.g. Windmill's centre and king piles).
+
     Args:
-        rows: tableau rows (``row0..``), built on by ``build``.
+        rows: tableau rows or fans (``row0..``), built on by ``build``.
         cells: free cells (``cell0..``), each holding one card, filled from rows.
         reserves: reserves (``reserve0..``): only the top card plays, nothing goes on.
         foundations: foundations (``foundation0..``); with ``FOUNDATION_BY_SUIT``
             foundation ``i`` holds suit ``i % 4`` (C, S, H, D).
-        decks: 52-card decks in play.
+        decks: 52-card decks in play (1 or 2).
         build: tableau building rule (``BUILD_*``).
         wrap: whether tableau building wraps K-A.
         empty_fill: what an empty row accepts (``FILL_*``).
         foundation_mode: ``FOUNDATION_*``.
         foundation_wrap: whether foundations wrap K-A (Chessboard).
-        max_dealt: the tallest pile at the deal, which sizes the state.
+        max_dealt: the tallest row at the deal, which sizes the state.
+        reserve_size: the most cards a reserve is dealt.
+        reserve_visible: what a player sees of a reserve (``VISIBLE_*``).
+        stock: whether there is a face-down stock, turned one card at a time onto a waste.
+        redeals: gather-shuffle-deal redeals of the rows the player may take.
+        redeal_group: cards per row after a redeal.
+        recycles: passes of the waste back to the stock.
+        draws: cards a player may pull from under a row's top once no redeal is left.
         autoplay: which safe foundation plays the solver may make (``AUTOPLAY_*``).
+        overrides: ``(pile name, PileSpec)`` pairs that replace a pile's spec.
     """
 
     rows: int
@@ -99,49 +232,119 @@ class Layout:
     foundation_mode: int = FOUNDATION_BY_SUIT
     foundation_wrap: bool = False
     max_dealt: int = 7
+    reserve_size: int = 13
+    reserve_visible: int = VISIBLE_ALL
+    stock: bool = False
+    redeals: int = 0
+    redeal_group: int = 3
+    recycles: int = 0
+    draws: int = 0
     autoplay: int = AUTOPLAY_NONE
+    overrides: tuple[tuple[str, PileSpec], ...] = field(default=())
 
     @property
-    def capacity(self) -> int:
-        """Slots per pile: a built run adds at most 12 cards on top of a dealt pile,
-        since its ranks are distinct; a reserve or foundation holds at most 13 (or its deal)."""
-        return max(self.max_dealt + 13, 13)
+    def n_cards(self) -> int:
+        return 52 * self.decks
 
     @property
     def pile_count(self) -> int:
-        return self.rows + self.cells + self.reserves + self.foundations
+        return self.rows + self.cells + self.reserves + 2 * int(self.stock) + self.foundations
+
+    @property
+    def has_counters(self) -> bool:
+        return bool(self.stock or self.redeals or self.recycles or self.draws)
 
     def pile_names(self) -> list[str]:
-        """Names in pile-index order: ``row0.., cell0.., reserve0.., foundation0..``."""
+        """Names in pile-index order: ``row0.., cell0.., reserve0.., stock, waste, foundation0..``."""
         names = [f"row{i}" for i in range(self.rows)]
         names += [f"cell{i}" for i in range(self.cells)]
         names += [f"reserve{i}" for i in range(self.reserves)]
+        names += ["stock", "waste"] if self.stock else []
         names += [f"foundation{i}" for i in range(self.foundations)]
         return names
 
+    def pile_specs(self) -> list[PileSpec]:
+        """One ``PileSpec`` per pile, in pile-index order."""
+        everything = self.n_cards
+        row = PileSpec(KIND_ROW, build=self.build, wrap=self.wrap, fill=self.empty_fill,
+                       accepts_from=(KIND_ROW, KIND_CELL, KIND_RESERVE, KIND_WASTE),
+                       slots=self.max_dealt + 13)
+        cell = PileSpec(KIND_CELL, fill=FILL_ANY, accepts_from=(KIND_ROW,), slots=1)
+        reserve = PileSpec(KIND_RESERVE, visible=self.reserve_visible, slots=self.reserve_size)
+        names = self.pile_names()
+        stock = PileSpec(KIND_STOCK, gives=False, visible=VISIBLE_NONE, slots=everything)
+        waste = PileSpec(KIND_WASTE, slots=everything)
+        specs = [row] * self.rows + [cell] * self.cells + [reserve] * self.reserves
+        specs += [stock, waste] if self.stock else []
+        for index in range(self.foundations):
+            specs.append(PileSpec(
+                KIND_FOUNDATION, build=DIR_UP, wrap=self.foundation_wrap, gives=False,
+                accepts_from=(KIND_ROW, KIND_CELL, KIND_RESERVE, KIND_WASTE),
+                base=BASE_CHOSEN if self.foundation_mode == FOUNDATION_CHOSEN_BASE else 0,
+                suit=-1 if self.foundation_mode == FOUNDATION_ANY_SUIT else index % 4))
+        by_name = dict(self.overrides)
+        unknown = set(by_name) - set(names)
+        if unknown:
+            raise ValueError(f"overrides name piles this layout does not have: {sorted(unknown)}")
+        return [by_name.get(name, spec) for name, spec in zip(names, specs)]
+
+    @property
+    def capacity(self) -> int:
+        """Slots per pile: the most cards any pile can hold (a built run adds at
+        most 12 cards on top of a dealt row, since its ranks are distinct)."""
+        return max(max(spec.slots for spec in self.pile_specs()), 13)
+
+    def with_overrides(self, **specs: PileSpec) -> Layout:
+        """A copy with the named piles' specs replaced."""
+        return replace(self, overrides=tuple(dict(self.overrides, **specs).items()))
+
     def rules_array(self) -> np.ndarray:
         """The layout packed for the compiled kernels."""
-        rules = np.zeros(RULES_LENGTH, dtype=np.int64)
-        piles = self.pile_count
+        specs = self.pile_specs()
+        piles = len(specs)
         if piles >= MOVE_BASE:
             raise ValueError("too many piles for the move encoding")
+        if self.decks not in (1, 2):
+            raise ValueError(f"decks must be 1 or 2, not {self.decks}")
+        capacity = self.capacity
+        if capacity > 127:
+            raise ValueError(f"a pile of {capacity} cards does not fit the int8 state")
+        rules = np.zeros(PILE_TABLE + PILE_FIELDS * piles, dtype=np.int64)
+        first_stock = self.rows + self.cells + self.reserves
+        counters = N_COUNTERS if self.has_counters else 0
         rules[N_PILES] = piles
         rules[N_ROWS] = self.rows
         rules[N_CELLS] = self.cells
         rules[N_RESERVES] = self.reserves
         rules[N_FOUNDATIONS] = self.foundations
-        rules[CAPACITY] = self.capacity
+        rules[CAPACITY] = capacity
         rules[BUILD] = self.build
         rules[WRAP] = int(self.wrap)
         rules[EMPTY_FILL] = self.empty_fill
         rules[FOUNDATION_MODE] = self.foundation_mode
         rules[FOUNDATION_WRAP] = int(self.foundation_wrap)
-        rules[N_CARDS] = 52 * self.decks
-        rules[OFFSET_HEIGHTS] = piles * self.capacity
-        rules[OFFSET_BASE] = piles * self.capacity + piles
-        rules[STATE_SIZE] = piles * self.capacity + piles + 1
+        rules[N_CARDS] = self.n_cards
+        rules[OFFSET_HEIGHTS] = piles * capacity
+        rules[OFFSET_BASE] = piles * capacity + piles
+        rules[OFFSET_COUNTERS] = piles * capacity + piles + 1
+        rules[COUNTER_SLOTS] = counters
+        rules[STATE_SIZE] = piles * capacity + piles + 1 + counters
         rules[FIRST_CELL] = self.rows
         rules[FIRST_RESERVE] = self.rows + self.cells
-        rules[FIRST_FOUNDATION] = self.rows + self.cells + self.reserves
+        rules[FIRST_STOCK] = first_stock
+        rules[FIRST_FOUNDATION] = piles - self.foundations
+        rules[STOCK_PILE] = first_stock if self.stock else -1
+        rules[WASTE_PILE] = first_stock + 1 if self.stock else -1
         rules[AUTOPLAY] = self.autoplay
+        rules[HAS_HIDDEN] = int(any(spec.visible != VISIBLE_ALL for spec in specs))
+        rules[HAS_SPECIAL] = int(self.has_counters or any(spec.fill == FILL_REFILL for spec in specs))
+        rules[REDEAL_GROUP] = self.redeal_group
+        for pile, spec in enumerate(specs):
+            rules[PILE_TABLE + PILE_FIELDS * pile: PILE_TABLE + PILE_FIELDS * (pile + 1)] = spec.row()
         return rules
+
+    def initial_counters(self) -> list[int]:
+        """The counters of a new deal (empty when the game has none)."""
+        if not self.has_counters:
+            return []
+        return [self.redeals, self.recycles, self.draws, 0, 0]

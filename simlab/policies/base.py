@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from simlab.engine.game import Game, Move, State
+from simlab.engine.game import Game, Move, Observation, State
 from simlab.params import Param
 from simlab.policies.record import LOST, WON, PlayRecord
 
@@ -41,8 +41,12 @@ class Policy:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"{type(self).__name__}({args})"
 
-    def choose(self, game: Game, state: State, moves: list[Move], rng: np.random.Generator) -> Move | None:
-        """Pick one of ``moves`` (never empty), or None to stop. Override this."""
+    def choose(self, game: Game, observation: Observation, moves: list[Move],
+               rng: np.random.Generator) -> Move | None:
+        """Pick one of ``moves`` (never empty), or None to stop. Override this.
+
+        ``observation`` is what a real player sees (``Game.observe``): in a game
+        with hidden cards those cards read as ``??`` (``game.visible_piles``)."""
         raise NotImplementedError
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
@@ -55,8 +59,9 @@ class Policy:
             if game.is_won(state):
                 reason = WON
                 break
-            moves = game.legal_moves(state)
-            move = self.choose(game, state, moves, rng) if moves else None
+            view = game.observe(state)
+            moves = game.legal_moves(view)
+            move = self.choose(game, view, moves, rng) if moves else None
             if move is None:
                 reason = "stuck"
                 break

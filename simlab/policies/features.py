@@ -58,7 +58,10 @@ def urgency(rules, state, pile, depth_from_top):
     total = 0.0
     h = kernel.height(rules, state, pile)
     for index in range(h - depth_from_top):
-        steps = cards_until_home(rules, state, kernel.card_at(rules, state, pile, index))
+        card = kernel.card_at(rules, state, pile, index)
+        if card < 0:
+            continue  # a card the player cannot see
+        steps = cards_until_home(rules, state, card)
         if steps < 3:
             total += URGENCY_WEIGHTS[steps]
     return total

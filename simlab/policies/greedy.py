@@ -48,7 +48,7 @@ from simlab.policies.record import PlayRecord
 
 @njit(cache=True)
 def greedy_choice(rules, state, legal, count, zobrist, table):
-    """The greedy move in this position, or -1 to give up."""
+    """The greedy move in this position (``state``: what the player sees), or -1 to give up."""
     move = foundation_move(rules, state, legal, count)
     if move >= 0:
         return move
@@ -74,18 +74,19 @@ def greedy_choice(rules, state, legal, count, zobrist, table):
 
 
 @njit(cache=True)
-def greedy_playout(rules, state, zobrist, moves_out, max_moves):
-    table = start_playout(rules, state, zobrist, max_moves)
+def greedy_playout(rules, board, zobrist, moves_out, max_moves):
+    table = start_playout(rules, board, zobrist, max_moves)
+    view = board[1]
     legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
     for made in range(max_moves):
-        if kernel.is_won(rules, state):
+        if kernel.is_won(rules, view):
             return END_WON, made
-        count = kernel.legal_moves(rules, state, legal)
-        move = greedy_choice(rules, state, legal, count, zobrist, table)
+        count = kernel.legal_moves(rules, view, legal)
+        move = greedy_choice(rules, view, legal, count, zobrist, table)
         if move < 0:
             return END_STUCK, made
-        make_move(rules, state, move, moves_out, made, zobrist, table)
-    return end_at_cap(rules, state, max_moves)
+        make_move(rules, board, move, moves_out, made, zobrist, table)
+    return end_at_cap(rules, view, max_moves)
 
 
 @register_policy

@@ -74,6 +74,7 @@ from simlab.policies.playout import (
     END_STUCK,
     END_WON,
     end_at_cap,
+    foreseeable,
     leads_to_seen,
     make_move,
     run_compiled,
@@ -133,7 +134,7 @@ def move_score(rules, state, move, weights):
         score -= weights[3]
     if source_height >= 2:
         uncovered = kernel.card_at(rules, state, source, source_height - 2)
-        if cards_until_home(rules, state, uncovered) == 0:
+        if uncovered >= 0 and cards_until_home(rules, state, uncovered) == 0:
             score += weights[4]
     score += weights[5] * urgency(rules, state, source, 1)
     if target >= 0:
@@ -160,7 +161,7 @@ def best_reply(rules, state, previous, weights, legal, depth):
         if move == reverse:
             continue
         score = move_score(rules, state, move, weights)
-        if depth > 1:
+        if depth > 1 and foreseeable(rules, move):
             kernel.apply_move(rules, state, move)
             score += weights[NEXT_MOVE] * best_reply(rules, state, move, weights, legal, depth - 1)
             kernel.undo_move(rules, state, move)
@@ -173,7 +174,7 @@ def best_reply(rules, state, previous, weights, legal, depth):
 def lookahead_score(rules, state, move, weights, legal, depth):
     """``move_score`` plus ``next_move`` times the best reply within ``depth`` further moves."""
     score = move_score(rules, state, move, weights)
-    if depth > 0:
+    if depth > 0 and foreseeable(rules, move):
         kernel.apply_move(rules, state, move)
         score += weights[NEXT_MOVE] * best_reply(rules, state, move, weights, legal, depth)
         kernel.undo_move(rules, state, move)
@@ -181,30 +182,31 @@ def lookahead_score(rules, state, move, weights, legal, depth):
 
 
 @njit(cache=True)
-def heuristic_playout(rules, state, zobrist, moves_out, max_moves, weights, depth):
-    table = start_playout(rules, state, zobrist, max_moves)
+def heuristic_playout(rules, board, zobrist, moves_out, max_moves, weights, depth):
+    table = start_playout(rules, board, zobrist, max_moves)
+    view = board[1]
     legal = np.empty((depth + 1, MAX_LEGAL_MOVES), dtype=np.int32)
     for made in range(max_moves):
-        if kernel.is_won(rules, state):
+        if kernel.is_won(rules, view):
             return END_WON, made
-        count = kernel.legal_moves(rules, state, legal[0])
+        count = kernel.legal_moves(rules, view, legal[0])
         best = -1
         best_score = -1e18
         for i in range(count):
             move = legal[0, i]
-            if leads_to_seen(rules, state, move, zobrist, table):
+            if leads_to_seen(rules, view, move, zobrist, table):
                 continue
-            if fixes_other_base(rules, state, move):
+            if fixes_other_base(rules, view, move):
                 score = LAST_RESORT
             else:
-                score = lookahead_score(rules, state, move, weights, legal, depth)
+                score = lookahead_score(rules, view, move, weights, legal, depth)
             if score > best_score:
                 best = move
                 best_score = score
         if best < 0:
             return END_STUCK, made
-        make_move(rules, state, best, moves_out, made, zobrist, table)
-    return end_at_cap(rules, state, max_moves)
+        make_move(rules, board, best, moves_out, made, zobrist, table)
+    return end_at_cap(rules, view, max_moves)
 
 
 @register_policy

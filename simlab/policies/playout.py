@@ -3,6 +3,13 @@
 Each built-in policy has a small compiled loop of its own (numba cannot cache a
 function that takes another compiled function as an argument), built from
 these helpers so the loops stay a few lines each.
+
+A loop is handed a *board*: the tuple ``(state, view, chance, record)``. The
+referee's ``state`` (every card, the chance tape) is only ever changed by
+``make_move``, which then writes into ``view`` what a player sees
+(``simlab.engine.moves.observe``); the policy decides on ``view`` alone, so in
+a game with hidden cards no hidden card reaches it. In an open game ``view`` is
+a copy of ``state``.
 """
 
 from __future__ import annotations
@@ -10,8 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.engine import kernel, position_set
+from simlab.engine import kernel, moves, position_set
 from simlab.engine.game import Game, State
+from simlab.engine.layout import HAS_SPECIAL, MOVE_CARD
 from simlab.policies.record import LOST, WON, PlayRecord
 
 END_WON = 0
@@ -28,43 +36,59 @@ def seen_table(max_moves):
 
 
 @njit(cache=True)
-def start_playout(rules, state, zobrist, max_moves):
-    """The set of positions seen in a playout, holding the start position."""
+def start_playout(rules, board, zobrist, max_moves):
+    """Show the player the start position; return the set of positions seen, holding it."""
+    state, view = board[0], board[1]
+    moves.observe(rules, state, view)
     table = seen_table(max_moves)
-    position_set.add(table, kernel.position_hash(rules, state, zobrist))
+    position_set.add(table, kernel.position_hash(rules, view, zobrist))
     return table
 
 
 @njit(cache=True)
-def make_move(rules, state, move, moves_out, made, zobrist, table):
-    """Play ``move`` as move number ``made`` and remember the position;
-    return False if that position had been seen before."""
-    kernel.apply_move(rules, state, move)
+def make_move(rules, board, move, moves_out, made, zobrist, table):
+    """Play ``move`` as move number ``made``, show the player the result and
+    remember it; return False if the player had seen that position before."""
+    state, view, chance, record = board
+    moves.play(rules, state, move, chance, record)
+    moves.observe(rules, state, view)
     moves_out[made] = move
-    return position_set.add(table, kernel.position_hash(rules, state, zobrist))
+    return position_set.add(table, kernel.position_hash(rules, view, zobrist))
 
 
 @njit(cache=True)
-def end_at_cap(rules, state, max_moves):
+def end_at_cap(rules, view, max_moves):
     """The ending of a playout that used all its moves."""
-    return (END_WON if kernel.is_won(rules, state) else END_MOVE_CAP), max_moves
+    return (END_WON if kernel.is_won(rules, view) else END_MOVE_CAP), max_moves
 
 
 @njit(cache=True)
-def leads_to_seen(rules, state, move, zobrist, table):
-    """Whether ``move`` would bring back a position of this game (state restored)."""
-    kernel.apply_move(rules, state, move)
-    repeated = position_set.contains(table, kernel.position_hash(rules, state, zobrist))
-    kernel.undo_move(rules, state, move)
+def foreseeable(rules, move):
+    """Whether a player can work out the position after ``move`` from what they
+    see: a card move in a game without refills, redeals or a stock (a refill or
+    a shuffle would show them cards they have not seen)."""
+    return rules[HAS_SPECIAL] == 0 and kernel.move_kind(move) == MOVE_CARD
+
+
+@njit(cache=True)
+def leads_to_seen(rules, view, move, zobrist, table):
+    """Whether ``move`` would bring back a position the player has seen in this
+    game (``view`` restored); False when they cannot foresee the position."""
+    if not foreseeable(rules, move):
+        return False
+    kernel.apply_move(rules, view, move)
+    repeated = position_set.contains(table, kernel.position_hash(rules, view, zobrist))
+    kernel.undo_move(rules, view, move)
     return repeated
 
 
 def run_compiled(game: Game, state: State, playout, *extra) -> PlayRecord:
-    """Call a compiled ``playout(rules, state, zobrist, moves_out, *extra)`` and wrap its result."""
+    """Call a compiled ``playout(rules, board, zobrist, moves_out, *extra)`` and wrap its result."""
     array = state.array.copy()
+    board = (array, np.empty_like(array), state.chance, np.empty_like(array))
     max_moves = extra[0]
     moves_out = np.empty(max_moves, dtype=np.int32)
-    reason, count = playout(game.rules, array, kernel.ZOBRIST, moves_out, *extra)
+    reason, count = playout(game.rules, board, kernel.ZOBRIST, moves_out, *extra)
     moves = [game.move_from_code(int(code)) for code in moves_out[:count]]
     verdict = WON if reason == END_WON else LOST
     cards_home = int(kernel.foundation_cards(game.rules, array))

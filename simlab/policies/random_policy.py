@@ -27,20 +27,21 @@ from simlab.policies.record import PlayRecord
 
 
 @njit(cache=True)
-def random_playout(rules, state, zobrist, moves_out, max_moves, uniforms):
+def random_playout(rules, board, zobrist, moves_out, max_moves, uniforms):
     """Play uniformly random moves; ``uniforms[i]`` in [0, 1) picks move ``i``."""
-    table = start_playout(rules, state, zobrist, max_moves)
+    table = start_playout(rules, board, zobrist, max_moves)
+    view = board[1]
     legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
     for made in range(max_moves):
-        if kernel.is_won(rules, state):
+        if kernel.is_won(rules, view):
             return END_WON, made
-        count = kernel.legal_moves(rules, state, legal)
+        count = kernel.legal_moves(rules, view, legal)
         if count == 0:
             return END_STUCK, made
         move = legal[min(int(uniforms[made] * count), count - 1)]
-        if not make_move(rules, state, move, moves_out, made, zobrist, table):
-            return (END_WON if kernel.is_won(rules, state) else END_REPEAT), made + 1
-    return end_at_cap(rules, state, max_moves)
+        if not make_move(rules, board, move, moves_out, made, zobrist, table):
+            return (END_WON if kernel.is_won(rules, view) else END_REPEAT), made + 1
+    return end_at_cap(rules, view, max_moves)
 
 
 @register_policy
@@ -48,7 +49,6 @@ class RandomPolicy(Policy):
     """A uniformly random legal move; a repeated position ends the game (lost)."""
 
     name = "random"
-    uses_randomness = True
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         max_moves = self.params["max_moves"]
