@@ -68,8 +68,9 @@ def test_end_to_end_writes_every_file(tiny_run: tuple[Path, pd.DataFrame]) -> No
 
 def test_deals_table_has_its_columns_and_types(tiny_run: tuple[Path, pd.DataFrame]) -> None:
     folder, frame = tiny_run
-    assert list(frame.columns) == ["game", "policy", "deal", "verdict", "end_reason", "moves",
+    assert list(frame.columns) == ["game", "policy", "information", "deal", "verdict", "end_reason", "moves",
                                    "cards_home", "nodes", "cpu_seconds", "error"]
+    assert set(frame["information"]) == {"open"}  # the Castle family hides no card
     assert len(frame) == 2 * 2 * 20
     assert frame[["deal", "moves", "cards_home", "nodes"]].dtypes.eq("int64").all()
     assert frame["cpu_seconds"].dtype == "float64" and (frame["cpu_seconds"] >= 0).all()

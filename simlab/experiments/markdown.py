@@ -68,15 +68,18 @@ def _overview(config: ExperimentConfig, deals: pd.DataFrame, summary: pd.DataFra
 
 
 def _win_rates(summary: pd.DataFrame, figures: list[str]) -> str:
-    rows = [[r.game, r.policy, r.played, r.won, r.unknown, percent(r.win_rate),
+    rows = [[r.game, r.policy, r.information, r.played, r.won, r.unknown, percent(r.win_rate),
              interval(r.wilson_low, r.wilson_high), interval(r.range_low, r.range_high),
              f"{r.mean_moves:.0f}" if not math.isnan(r.mean_moves) else "n/a"]
             for r in summary.itertuples()]
     text = ["## Win rates\n",
-            markdown_table(["game", "policy", "deals", "won", "unknown", "win rate",
+            markdown_table(["game", "policy", "sees", "deals", "won", "unknown", "win rate",
                             "Wilson 95%", "range (unknowns lost … won)", "mean moves"], rows), ""]
     text += [_best_policy_sentence(game, group) for game, group in summary.groupby("game", sort=False)]
-    text.append("\nThe range follows Blake and Gent: the Wilson lower bound with every unknown "
+    text.append("\n\"sees\": `open`, the game hides nothing; `thoughtful`, the policy sees every card, "
+                "including those a player cannot see (the solver: an upper bound on any real player); `fair`, "
+                "the policy sees only what a player sees.\n")
+    text.append("The range follows Blake and Gent: the Wilson lower bound with every unknown "
                 "counted as a loss, to the upper bound with every unknown counted as a win.\n")
     if "win_rates" in figures:
         text.append("![Win rate by game and policy](win_rates.png)\n")

@@ -29,8 +29,10 @@ DATABASE_NAME = "results.sqlite"
 ROW_COLUMNS = ("cell", "deal", "verdict", "end_reason", "moves", "cards_home", "nodes",
                "cpu_seconds", "error", "traceback")
 # The per-deal table (``deals_frame``): one row per (game, policy, deal).
-DEAL_COLUMNS = ("game", "policy", "deal", "verdict", "end_reason", "moves", "cards_home", "nodes",
+DEAL_COLUMNS = ("game", "policy", "information", "deal", "verdict", "end_reason", "moves", "cards_home", "nodes",
                 "cpu_seconds", "error")
+# What the policy of a cell knew (``information_label``): every table says which it shows.
+OPEN, THOUGHTFUL, FAIR = "open", "thoughtful", "fair"
 TIMING_COLUMNS = ("cpu_seconds",)  # differ from run to run; leave out of equality checks
 
 _SCHEMA = """
@@ -162,16 +164,32 @@ def deals_frame(config: ExperimentConfig, store: ResultStore, tracebacks: bool =
     rows = rows.sort_values(["_cell", "_deal"], kind="stable")
     rows["game"] = rows["cell"].map({c.key: c.game.label for c in cells})
     rows["policy"] = rows["cell"].map({c.key: c.policy.label for c in cells})
+    rows["information"] = rows["cell"].map({c.key: information_label(c) for c in cells})
     columns = list(DEAL_COLUMNS) + (["traceback"] if tracebacks else [])
     return typed_deals(rows[columns].reset_index(drop=True))
+
+
+def information_label(cell: Cell) -> str:
+    """``open`` when the game hides nothing (every player sees every card);
+    otherwise ``thoughtful`` for a policy that sees the hidden cards (the
+    solver: an upper bound on any real player) and ``fair`` for one that sees
+    only what a player sees."""
+    from simlab.games import make_game
+    from simlab.policies.catalog import policy_class
+
+    if not make_game(cell.game.name, **cell.game.params).has_hidden_cards:
+        return OPEN
+    return THOUGHTFUL if policy_class(cell.policy.name).sees_everything else FAIR
 
 
 def typed_deals(frame: pd.DataFrame) -> pd.DataFrame:
     """The per-deal table with its documented dtypes (also for a re-read ``deals.csv``)."""
     frame = frame.copy()
+    if "information" not in frame:  # a deals.csv written before the column existed
+        frame.insert(2, "information", "")
     for column in ("deal", "moves", "cards_home", "nodes"):
         frame[column] = frame[column].astype("int64")
     frame["cpu_seconds"] = frame["cpu_seconds"].astype("float64")
-    for column in ("game", "policy", "verdict", "end_reason", "error"):
+    for column in ("game", "policy", "information", "verdict", "end_reason", "error"):
         frame[column] = frame[column].fillna("").astype(str)
     return frame

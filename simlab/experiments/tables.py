@@ -41,7 +41,7 @@ def summarize(frame: pd.DataFrame, level: float = stats.LEVEL) -> pd.DataFrame:
 
 
 SUMMARY_COLUMNS = [
-    "game", "policy", "deals", "failed", "played", "won", "lost", "unknown", "win_rate",
+    "game", "policy", "information", "deals", "failed", "played", "won", "lost", "unknown", "win_rate",
     "wilson_low", "wilson_high", "range_low", "range_high", "range_centre", "range_half_width",
     "mean_moves", "mean_cards_home", "mean_nodes", "mean_cpu_seconds",
 ]
@@ -54,7 +54,8 @@ def _summary_row(game: str, policy: str, group: pd.DataFrame, level: float) -> d
     low, high = stats.wilson_interval(won, n, level)
     bounds = stats.unknown_range(won, unknown, n, level) if n else stats.Range(*[np.nan] * 4)
     return {
-        "game": game, "policy": policy, "deals": len(group), "failed": len(group) - n,
+        "game": game, "policy": policy, "information": _information(group),
+        "deals": len(group), "failed": len(group) - n,
         "played": n, "won": won, "lost": lost, "unknown": unknown,
         "win_rate": won / n if n else np.nan, "wilson_low": low, "wilson_high": high,
         "range_low": bounds.low, "range_high": bounds.high, "range_centre": bounds.centre,
@@ -62,6 +63,12 @@ def _summary_row(game: str, policy: str, group: pd.DataFrame, level: float) -> d
         "mean_moves": _mean(played["moves"]), "mean_cards_home": _mean(played["cards_home"]),
         "mean_nodes": _mean(played["nodes"]), "mean_cpu_seconds": _mean(played["cpu_seconds"]),
     }
+
+
+def _information(group: pd.DataFrame) -> str:
+    """The cell's ``open`` / ``thoughtful`` / ``fair`` label (``store.information_label``)."""
+    labels = group["information"].unique() if "information" in group else []
+    return str(labels[0]) if len(labels) == 1 else ""
 
 
 def _mean(values: pd.Series) -> float:

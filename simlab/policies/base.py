@@ -26,6 +26,10 @@ class Policy:
     name: ClassVar[str] = "policy"
     version: ClassVar[int] = 1
     parameters: ClassVar[dict[str, Param]] = {}
+    # Whether the policy reads the full state (hidden cards, future shuffles)
+    # instead of the player's observation: only the solver, whose verdicts on a
+    # game with hidden cards are then ``thoughtful`` (an upper bound).
+    sees_everything: ClassVar[bool] = False
     uses_randomness: ClassVar[bool] = False
 
     def __init__(self, **params: Any) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from simlab.engine.game import Game, State
+from simlab.engine.layout import HAS_SPECIAL
 from simlab.errors import SimlabError
 from simlab.solver.portfolio import portfolio_search
 from simlab.solver.replay import replays_to_win
@@ -36,7 +37,8 @@ def solve(
     budget: int = DEFAULT_BUDGET,
     table_bits: int = DEFAULT_TABLE_BITS,
 ) -> SolveResult:
-    """Solve a deal (by number) or any position of ``game``.
+    """Solve a deal (by number) or any position of ``game``, seeing every card
+    (in a game with hidden cards the verdict is ``thoughtful``: an upper bound).
 
     Args:
         game: the game.
@@ -45,6 +47,12 @@ def solve(
         table_bits: the transposition table holds ``2**table_bits`` positions
             (8 bytes each); when it is 75% full the verdict is ``unknown``.
     """
+    if game.rules[HAS_SPECIAL]:
+        raise SolverError(
+            f"{game.name}: the solver searches games of card moves only; turning a stock, refills, "
+            "redeals and draws (simlab.engine.moves) are not searched yet"
+        )
+    information = "thoughtful" if game.has_hidden_cards else "open"
     start = game.initial_state(deal) if isinstance(deal, int) else deal
     clock = time.process_time()
     status, nodes, codes = portfolio_search(game, start.array, budget, table_bits)
@@ -53,11 +61,11 @@ def solve(
         moves = [game.move_from_code(int(code)) for code in codes]
         if not replays_to_win(game, start, moves):
             raise SolverError(f"{game.name}: the solver's winning line does not replay to a win")
-        return SolveResult("won", "won", int(nodes), seconds, moves)
+        return SolveResult("won", "won", int(nodes), seconds, moves, information)
     if status == STATUS_LOST:
-        return SolveResult("lost", "exhausted", int(nodes), seconds)
+        return SolveResult("lost", "exhausted", int(nodes), seconds, information=information)
     reason = "budget" if status == STATUS_BUDGET else "memory"
-    return SolveResult("unknown", reason, int(nodes), seconds)
+    return SolveResult("unknown", reason, int(nodes), seconds, information=information)
 
 
 __all__ = ["DEFAULT_BUDGET", "SolveResult", "SolverError", "solve"]

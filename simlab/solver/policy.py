@@ -18,6 +18,7 @@ class SolverPolicy(Policy):
     """Searches for a win; ``unknown`` when the budget runs out, never ``lost``."""
 
     name = "solver"
+    sees_everything = True
     # Each version changes node counts (and possibly verdicts) at a given
     # budget, so results of an earlier version are not resumed:
     # 2: the cheap proofs of loss (simlab.solver.deadlock);

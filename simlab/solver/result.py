@@ -18,6 +18,9 @@ class SolveResult:
         nodes: distinct positions searched.
         seconds: CPU seconds the search took (informative only; never a budget).
         moves: the winning line from the deal, automatic plays included.
+        information: ``open`` when the game hides nothing; ``thoughtful`` when
+            it hides cards from a player, which the solver sees: the verdict is
+            then an upper bound on any real player.
     """
 
     verdict: str
@@ -25,6 +28,7 @@ class SolveResult:
     nodes: int
     seconds: float
     moves: list[Move] = field(default_factory=list)
+    information: str = "open"
 
     def to_json(self) -> dict:
         return {
@@ -33,4 +37,5 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "moves": [[m.source, m.destination] for m in self.moves],
+            "information": self.information,
         }
