@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.engine.compiled import allocation_free
+from simlab.engine.compiled import allocation_free, allocation_free_inlined
 from simlab.engine.layout import (
     BASE_CHOSEN,
     BUILD,
@@ -54,6 +54,8 @@ from simlab.engine.layout import (
     P_WRAP,
     PILE_FIELDS,
     PILE_TABLE,
+    ROWS_ALIKE,
+    SOURCE_LIMIT,
     STOCK_PILE,
     SUIT_ALTERNATE,
     SUIT_BITS,
@@ -114,19 +116,29 @@ def can_build(rules, card, target):
 def builds_on(build, wrap, card, target):
     """Whether ``card`` may go on ``target`` under the building rule ``build``
     (``DIR_* | SUIT_*``) and ``wrap`` (K-A adjacent). The hot loops over many
-    cards (legal moves, the solver's evaluation) read the rule once and call this."""
+    cards (legal moves, the solver's evaluation) read the rule once and call this.
+    Ranks first: they rule out most pairs, so the suit is rarely looked at."""
     rank = card % 13
     target_rank = target % 13
+    adjacent = False
+    if build & DIR_DOWN:
+        adjacent = target_rank == rank + 1 or (wrap and rank == 12 and target_rank == 0)
+    if not adjacent and build & DIR_UP:
+        adjacent = rank == target_rank + 1 or (wrap and target_rank == 12 and rank == 0)
+    if not adjacent:
+        return False
     suit_rule = build & SUIT_BITS
-    if suit_rule == SUIT_SAME and (card // 13) % 4 != (target // 13) % 4:
-        return False
-    if suit_rule == SUIT_ALTERNATE and ((card // 13) % 4 == 2 or (card // 13) % 4 == 3) == (
-        (target // 13) % 4 == 2 or (target // 13) % 4 == 3
-    ):
-        return False
-    if build & DIR_DOWN and (target_rank == rank + 1 or (wrap and rank == 12 and target_rank == 0)):
-        return True
-    return (build & DIR_UP) != 0 and (rank == target_rank + 1 or (wrap and target_rank == 12 and rank == 0))
+    if suit_rule == SUIT_SAME:
+        return (card // 13) % 4 == (target // 13) % 4
+    if suit_rule == SUIT_ALTERNATE:
+        return is_red(card) != is_red(target)
+    return True
+
+
+@allocation_free
+def is_red(card):
+    """Hearts and diamonds (suits 2 and 3 in PySolFC's order C, S, H, D)."""
+    return (card // 13) % 4 >= 2
 
 
 @allocation_free
@@ -170,13 +182,48 @@ def fills_with(fill, card):
     return fill == FILL_ANY or (fill == FILL_KINGS and card % 13 == 12)
 
 
-@allocation_free
+@allocation_free_inlined
 def card_destinations(rules, state, source, card, move_high, out, count):
     """Write ``move_high + source * MOVE_BASE + destination`` into ``out`` for
     every pile ``card`` (leaving ``source``) may go to; return the new count."""
-    first_cell = rules[FIRST_CELL]
-    first_foundation = rules[FIRST_FOUNDATION]
     source_bit = np.int64(1) << spec(rules, source, P_KIND)
+    count = foundation_destinations(rules, state, source, source_bit, card, move_high, out, count)
+    first_cell = rules[FIRST_CELL]
+    if rules[ROWS_ALIKE] == 1:
+        # every row has row 0's spec: read it once (the hot path of the Castle games)
+        if first_cell > 0 and spec(rules, 0, P_ACCEPTS_FROM) & source_bit:
+            build, wrap = spec(rules, 0, P_BUILD), spec(rules, 0, P_WRAP) == 1
+            fills = fills_with(spec(rules, 0, P_FILL), card)
+            for row in range(first_cell):
+                if row == source:
+                    continue
+                target = top_card(rules, state, row)
+                if fills if target < 0 else builds_on(build, wrap, card, target):
+                    out[count] = move_high + source * MOVE_BASE + row
+                    count += 1
+    else:
+        for row in range(first_cell):
+            if row == source or spec(rules, row, P_ACCEPTS_FROM) & source_bit == 0:
+                continue
+            target = top_card(rules, state, row)
+            if target < 0:
+                allowed = fills_with(spec(rules, row, P_FILL), card)
+            else:
+                allowed = builds_on(spec(rules, row, P_BUILD), spec(rules, row, P_WRAP) == 1, card, target)
+            if allowed:
+                out[count] = move_high + source * MOVE_BASE + row
+                count += 1
+    for cell in range(first_cell, rules[FIRST_RESERVE]):
+        if height(rules, state, cell) == 0 and spec(rules, cell, P_ACCEPTS_FROM) & source_bit:
+            out[count] = move_high + source * MOVE_BASE + cell
+            count += 1
+    return count
+
+
+@allocation_free_inlined
+def foundation_destinations(rules, state, source, source_bit, card, move_high, out, count):
+    """``card_destinations`` for the foundations."""
+    first_foundation = rules[FIRST_FOUNDATION]
     # by suit, foundation i takes suit i % 4 only: start at the card's suit, step 4
     by_suit = rules[FOUNDATION_MODE] != FOUNDATION_ANY_SUIT
     step = 4 if by_suit else 1
@@ -186,21 +233,6 @@ def card_destinations(rules, state, source, card, move_high, out, count):
             rules, state, foundation, card
         ):
             out[count] = move_high + source * MOVE_BASE + foundation
-            count += 1
-    for row in range(first_cell):
-        if row == source or spec(rules, row, P_ACCEPTS_FROM) & source_bit == 0:
-            continue
-        target = top_card(rules, state, row)
-        if target < 0:
-            allowed = fills_with(spec(rules, row, P_FILL), card)
-        else:
-            allowed = builds_on(spec(rules, row, P_BUILD), spec(rules, row, P_WRAP) == 1, card, target)
-        if allowed:
-            out[count] = move_high + source * MOVE_BASE + row
-            count += 1
-    for cell in range(first_cell, rules[FIRST_RESERVE]):
-        if height(rules, state, cell) == 0 and spec(rules, cell, P_ACCEPTS_FROM) & source_bit:
-            out[count] = move_high + source * MOVE_BASE + cell
             count += 1
     return count
 
@@ -216,7 +248,7 @@ def legal_moves(rules, state, out):
     stock, redeals or draws add those moves (``special_moves``).
     """
     count = 0
-    for source in range(rules[N_PILES]):
+    for source in range(rules[SOURCE_LIMIT]):
         if spec(rules, source, P_GIVES) == 0:
             continue
         card = top_card(rules, state, source)

@@ -129,7 +129,9 @@ HAS_HIDDEN = 23  # some pile shows a player less than all its cards
 HAS_SPECIAL = 24  # moves other than one top card, or automatic refills: undo needs a record
 REDEAL_GROUP = 25  # a redeal deals rows of this many cards (La Belle Lucie: 3)
 FIRST_STOCK = 26  # first pile after the reserves: the stock and waste, if any, then foundations
-PILE_TABLE = 27
+ROWS_ALIKE = 27  # every row has the same spec: the kernels read row 0's once
+SOURCE_LIMIT = 28  # piles below this index may give cards (all but foundations, unless one gives)
+PILE_TABLE = 29
 HEADER_LENGTH = PILE_TABLE
 
 # Fields of one pile's row in the pile table.
@@ -339,6 +341,9 @@ class Layout:
         rules[HAS_HIDDEN] = int(any(spec.visible != VISIBLE_ALL for spec in specs))
         rules[HAS_SPECIAL] = int(self.has_counters or any(spec.fill == FILL_REFILL for spec in specs))
         rules[REDEAL_GROUP] = self.redeal_group
+        rules[ROWS_ALIKE] = int(len(set(specs[: self.rows])) <= 1)
+        givers = [pile for pile, spec in enumerate(specs) if spec.gives]
+        rules[SOURCE_LIMIT] = givers[-1] + 1 if givers else 0
         for pile, spec in enumerate(specs):
             rules[PILE_TABLE + PILE_FIELDS * pile: PILE_TABLE + PILE_FIELDS * (pile + 1)] = spec.row()
         return rules
