@@ -30,6 +30,7 @@ destination_pile``, which moves the top card of the source pile; other kinds
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -265,6 +266,11 @@ class Layout:
         names += [f"foundation{i}" for i in range(self.foundations)]
         return names
 
+    @cached_property
+    def specs(self) -> tuple[PileSpec, ...]:
+        """``pile_specs()``, made once."""
+        return tuple(self.pile_specs())
+
     def pile_specs(self) -> list[PileSpec]:
         """One ``PileSpec`` per pile, in pile-index order."""
         everything = self.n_cards
@@ -290,11 +296,11 @@ class Layout:
             raise ValueError(f"overrides name piles this layout does not have: {sorted(unknown)}")
         return [by_name.get(name, spec) for name, spec in zip(names, specs)]
 
-    @property
+    @cached_property
     def capacity(self) -> int:
         """Slots per pile: the most cards any pile can hold (a built run adds at
         most 12 cards on top of a dealt row, since its ranks are distinct)."""
-        return max(max(spec.slots for spec in self.pile_specs()), 13)
+        return max(max(spec.slots for spec in self.specs), 13)
 
     def with_overrides(self, **specs: PileSpec) -> Layout:
         """A copy with the named piles' specs replaced."""
@@ -302,7 +308,7 @@ class Layout:
 
     def rules_array(self) -> np.ndarray:
         """The layout packed for the compiled kernels."""
-        specs = self.pile_specs()
+        specs = self.specs
         piles = len(specs)
         if piles >= MOVE_BASE:
             raise ValueError("too many piles for the move encoding")

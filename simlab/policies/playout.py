@@ -9,7 +9,7 @@ referee's ``state`` (every card, the chance tape) is only ever changed by
 ``make_move``, which then writes into ``view`` what a player sees
 (``simlab.engine.moves.observe``); the policy decides on ``view`` alone, so in
 a game with hidden cards no hidden card reaches it. In an open game ``view`` is
-a copy of ``state``.
+``state`` itself (nothing is hidden, so there is nothing to copy).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from numba import njit
 
 from simlab.engine import kernel, moves, position_set
 from simlab.engine.game import Game, State
-from simlab.engine.layout import HAS_SPECIAL, MOVE_CARD
+from simlab.engine.layout import HAS_HIDDEN, HAS_SPECIAL, MOVE_CARD
 from simlab.policies.record import LOST, WON, PlayRecord
 
 END_WON = 0
@@ -39,7 +39,8 @@ def seen_table(max_moves):
 def start_playout(rules, board, zobrist, max_moves):
     """Show the player the start position; return the set of positions seen, holding it."""
     state, view = board[0], board[1]
-    moves.observe(rules, state, view)
+    if rules[HAS_HIDDEN] == 1:
+        moves.observe(rules, state, view)
     table = seen_table(max_moves)
     position_set.add(table, kernel.position_hash(rules, view, zobrist))
     return table
@@ -51,7 +52,8 @@ def make_move(rules, board, move, moves_out, made, zobrist, table):
     remember it; return False if the player had seen that position before."""
     state, view, chance, record = board
     moves.play(rules, state, move, chance, record)
-    moves.observe(rules, state, view)
+    if rules[HAS_HIDDEN] == 1:
+        moves.observe(rules, state, view)
     moves_out[made] = move
     return position_set.add(table, kernel.position_hash(rules, view, zobrist))
 
@@ -85,7 +87,9 @@ def leads_to_seen(rules, view, move, zobrist, table):
 def run_compiled(game: Game, state: State, playout, *extra) -> PlayRecord:
     """Call a compiled ``playout(rules, board, zobrist, moves_out, *extra)`` and wrap its result."""
     array = state.array.copy()
-    board = (array, np.empty_like(array), state.chance, np.empty_like(array))
+    # in an open game the player sees the state itself: no copy to keep up to date
+    view = np.empty_like(array) if game.has_hidden_cards else array
+    board = (array, view, state.chance, np.empty_like(array))
     max_moves = extra[0]
     moves_out = np.empty(max_moves, dtype=np.int32)
     reason, count = playout(game.rules, board, kernel.ZOBRIST, moves_out, *extra)
