@@ -37,6 +37,6 @@ def test_the_solver_hot_path_is_allocation_free():
     for function in (
         kernel.legal_moves, kernel.apply_move, incremental.hash_after, incremental.apply_move_tracked,
         deadlock.provably_lost_using, search.ordered_moves, search.quiet, search.play_safe_moves_tracked,
-        search.depth_first_steps,
+        search.try_move_and_plays, search.depth_first_steps, search.back_up, search.go_deeper, search.has_room,
     ):
         assert function.targetoptions.get("_nrt") is False, function.py_func.__name__

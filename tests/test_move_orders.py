@@ -18,6 +18,7 @@ from simlab.solver.search import (
     ORDER_JITTERED,
     ORDER_PLAIN,
     ORDER_SHUFFLED,
+    new_workspace,
     ordered_moves,
 )
 
@@ -31,10 +32,7 @@ def moves_in_order(game, state: State, order: int, seed: int) -> list[int]:
     card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
     key = np.uint64(start_tracking(rules, array, kernel.ZOBRIST, pile_hashes, card_piles))
     out = np.empty(MAX_BRANCHING, dtype=np.int32)
-    count = ordered_moves(
-        rules, array, -1, np.empty(MAX_BRANCHING, dtype=np.int32), np.empty(MAX_BRANCHING, dtype=np.float64),
-        out, 0, order, seed, key, card_piles, np.empty(rules[N_PILES]), np.empty(rules[N_PILES]),
-    )
+    count = ordered_moves(rules, array, -1, new_workspace(rules), out, 0, order, seed, key, card_piles)
     return [int(code) for code in out[:count]]
 
 

@@ -24,30 +24,37 @@ of 241 for Beleaguered Castle), so a run's memory is mostly its table.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
-from simlab.engine.layout import CAPACITY, FIRST_CELL, MOVE_BASE, N_CARDS, N_PILES
+from simlab.engine.layout import CAPACITY, FIRST_CELL, N_CARDS, N_PILES
 from simlab.engine.packed import pack, packed_size, unpack
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
-from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
-from simlab.solver.evaluation import promise
+from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using
+from simlab.solver.evaluation import WEIGHT_BURIAL, WEIGHT_EMPTY_ROW, WEIGHT_HOME, WEIGHT_PLACED, promise
 from simlab.solver.search import (
     FIRST_TABLE_ENTRIES,
+    FRACTION_SCALE,
     MAX_BRANCHING,
+    MOVE_SEEN,
+    MOVE_WINS,
     ORDER_PLAIN,
     STATUS_BUDGET,
     STATUS_LOST,
     STATUS_MEMORY,
     STATUS_WON,
     grow,
+    moved_to,
+    new_workspace,
     ordered_moves,
     play_safe_moves,
-    play_safe_moves_tracked,
     quiet,
+    try_move_and_plays,
     undo_moves_tracked,
 )
 
@@ -62,7 +69,7 @@ def promise_noise(seed, key):
     value = key ^ (np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15))
     value = (value ^ (value >> np.uint64(31))) * np.uint64(0x94D049BB133111EB)
     value ^= value >> np.uint64(29)
-    return PROMISE_NOISE * np.float64(value >> np.uint64(11)) / 9007199254740992.0
+    return PROMISE_NOISE * np.float64(value >> np.uint64(11)) / FRACTION_SCALE
 
 
 # Priorities are kept in buckets of 1/BUCKETS_PER_UNIT of a promise unit. The
@@ -76,9 +83,12 @@ def priority_range(rules, weights):
     """(lowest bucket, bucket count) covering every priority ``promise`` plus
     jitter can take: at most every card home, every row empty and every card
     where it belongs; at least every card buried under a full pile."""
-    highest = weights[0] * rules[N_CARDS] + weights[1] * rules[FIRST_CELL] + weights[2] * rules[N_CARDS]
+    highest = (
+        weights[WEIGHT_HOME] * rules[N_CARDS] + weights[WEIGHT_EMPTY_ROW] * rules[FIRST_CELL]
+        + weights[WEIGHT_PLACED] * rules[N_CARDS]
+    )
     highest += PROMISE_NOISE
-    lowest = -weights[3] * rules[N_CARDS] * rules[CAPACITY]
+    lowest = -weights[WEIGHT_BURIAL] * rules[N_CARDS] * rules[CAPACITY]
     low_bucket = np.int64(np.floor(lowest * BUCKETS_PER_UNIT)) - 1
     return low_bucket, np.int64(np.ceil(highest * BUCKETS_PER_UNIT)) - low_bucket + 2
 
@@ -111,14 +121,41 @@ def queue_pop(heads, next_in_bucket, top):
     return node, top
 
 
+FIRST_NODES = 1024  # a search starts with room for this many positions and doubles it when full
+
+
+class SearchTree(NamedTuple):
+    """Every position a best-first search has generated, by number in the
+    order generated (the start is 0), and its open set."""
+
+    pool: np.ndarray  # per position: the position, packed (``simlab.engine.packed``; dead ends are not)
+    parent: np.ndarray  # per position: the one it was first reached from; -1 for the start
+    via: np.ndarray  # per position: the move from its parent; -1 for the start
+    last_moved_to: np.ndarray  # per position: where that move put its card (``search.moved_to``)
+    next_in_bucket: np.ndarray  # per position: the next one in its bucket of the queue (``queue_push``)
+
+
 @njit(cache=True)
-def _grow_rows(pool, needed):
-    """``pool`` if it has a row ``needed``, else a copy with twice the rows."""
-    if needed < pool.shape[0]:
-        return pool
-    bigger = np.empty((2 * pool.shape[0], pool.shape[1]), dtype=pool.dtype)
-    bigger[: pool.shape[0]] = pool
-    return bigger
+def new_tree(rules, size):
+    """An empty ``SearchTree`` with room for ``size`` positions."""
+    return SearchTree(
+        pool=np.empty((size, packed_size(rules)), dtype=np.int8),
+        parent=np.empty(size, dtype=np.int32),
+        via=np.empty(size, dtype=np.int32),
+        last_moved_to=np.empty(size, dtype=np.int32),
+        next_in_bucket=np.empty(size, dtype=np.int32),
+    )
+
+
+@njit(cache=True)
+def grown_tree(tree, nodes):
+    """``tree``, full with ``nodes`` positions, with twice the room."""
+    pool = np.empty((2 * tree.pool.shape[0], tree.pool.shape[1]), dtype=tree.pool.dtype)
+    pool[: tree.pool.shape[0]] = tree.pool
+    return SearchTree(
+        pool, grow(tree.parent, nodes), grow(tree.via, nodes), grow(tree.last_moved_to, nodes),
+        grow(tree.next_in_bucket, nodes),
+    )
 
 
 @njit(cache=True)
@@ -126,8 +163,6 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
     """Search from ``state`` (left unchanged). Returns (status, nodes, moves)
     like ``simlab.solver.search.depth_first_search``. A non-zero ``noise_seed``
     adds a reproducible jitter to each position's promise (for restarts)."""
-    table = new_position_set(min(budget, FIRST_TABLE_ENTRIES), table_bits)
-    max_entries = capacity(table)
     root = state.copy()
     auto_log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)
     play_safe_moves(rules, root, auto_log, 0)
@@ -135,45 +170,68 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
         return STATUS_WON, np.int64(1), line_to(rules, state, np.empty(0, dtype=np.int32), 0)
     if provably_lost(rules, root):
         return STATUS_LOST, np.int64(1), np.empty(0, dtype=np.int32)
-    pool = np.empty((1024, packed_size(rules)), dtype=np.int8)  # every position generated, packed
-    parent = np.empty(1024, dtype=np.int32)
-    via = np.empty(1024, dtype=np.int32)  # move from the parent; -1 for the root
-    last_moved_to = np.empty(1024, dtype=np.int32)
     for weight in weights:
         if weight < 0:
             raise ValueError("promise weights must not be negative")
+    status, nodes, tree, node, move = expand_best_first(
+        rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log
+    )
+    if status != STATUS_WON:
+        return status, nodes, np.empty(0, dtype=np.int32)
+    path = path_to(tree.parent, tree.via, node, move)
+    return status, nodes, line_to(rules, state, path, len(path))
+
+
+@njit(cache=True)
+def start_tree(rules, root, zobrist, budget, table_bits, weights):
+    """The transposition table, ``SearchTree`` and queue of a search holding
+    only ``root``: (table, tree, heads, low bucket, top bucket), where
+    ``heads`` holds per bucket of priority its newest position, -1 if none
+    (``queue_push``)."""
+    table = new_position_set(min(budget, FIRST_TABLE_ENTRIES), table_bits)
+    tree = new_tree(rules, FIRST_NODES)
     low_bucket, bucket_count = priority_range(rules, weights)
-    heads = np.full(bucket_count, -1, dtype=np.int32)  # per bucket: its newest node, -1 if none
-    next_in_bucket = np.empty(1024, dtype=np.int32)
-    pack(rules, root, pool[0])
-    parent[0] = -1
-    via[0] = -1
-    last_moved_to[0] = -1
+    heads = np.full(bucket_count, -1, dtype=np.int32)
+    pack(rules, root, tree.pool[0])
+    tree.parent[0] = -1
+    tree.via[0] = -1
+    tree.last_moved_to[0] = -1
     add(table, kernel.position_hash(rules, root, zobrist))
+    top = queue_push(heads, tree.next_in_bucket, -1, bucket_of(promise(rules, root, weights), low_bucket), 0)
+    return table, tree, heads, low_bucket, top
+
+
+@njit(cache=True)
+def expand_best_first(rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log):
+    """The search of ``best_first_search`` from ``root`` (after its automatic
+    plays, neither won nor proved lost): expand the most promising position
+    until one move wins, none is left, or the budget or the table runs out.
+
+    Returns:
+        (status, nodes, tree, node, move): ``STATUS_*``, the positions
+        searched, the ``SearchTree``, and on a win the position ``node`` of the
+        tree and the ``move`` from it that won (else -1, -1).
+    """
+    table, tree, heads, low_bucket, top = start_tree(rules, root, zobrist, budget, table_bits, weights)
+    max_entries = capacity(table)
     nodes = np.int64(1)
-    top = queue_push(heads, next_in_bucket, -1, bucket_of(promise(rules, root, weights), low_bucket), 0)
-    scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
-    scores = np.empty(MAX_BRANCHING, dtype=np.float64)
     moves = np.empty(MAX_BRANCHING, dtype=np.int32)
     work = root.copy()
-    whole = np.empty(rules[N_PILES], dtype=np.float64)
-    below_top = np.empty(rules[N_PILES], dtype=np.float64)
+    workspace = new_workspace(rules)
     pile_hashes = np.empty(rules[N_PILES], dtype=np.uint64)
     card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
-    relaxation = relaxation_scratch(rules)
     while True:
-        node, top = queue_pop(heads, next_in_bucket, top)
+        node, top = queue_pop(heads, tree.next_in_bucket, top)
         if node < 0:
-            break
-        unpack(rules, pool[node], work)
+            return STATUS_LOST, nodes, tree, np.int64(-1), np.int64(-1)
+        unpack(rules, tree.pool[node], work)
         node_key = start_tracking(rules, work, zobrist, pile_hashes, card_piles)
         count = ordered_moves(
-            rules, work, last_moved_to[node], scratch, scores, moves, 0, ORDER_PLAIN, 0, node_key, card_piles, whole,
-            below_top,
+            rules, work, tree.last_moved_to[node], workspace, moves, 0, ORDER_PLAIN, 0, node_key, card_piles
         )
         for i in range(count):
             if nodes >= budget:  # checked before a move, so a search never exceeds its budget
-                return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
+                return STATUS_BUDGET, nodes, tree, np.int64(-1), np.int64(-1)
             move = moves[i]
             rearranges = False  # set for a quiet move that only rearranges: the relaxation is skipped after it
             if quiet(rules, work, move):  # look the hash up before making the move
@@ -182,38 +240,33 @@ def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_
                     continue
                 rearranges = only_rearranges(rules, work, move)
                 apply_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, node_key)
-                autos, new = 0, True
+                autos = 0
             else:
-                key = apply_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, node_key)
-                autos, key = play_safe_moves_tracked(rules, work, auto_log, 0, zobrist, pile_hashes, card_piles, key)
-                if kernel.is_won(rules, work):
-                    path = path_to(parent, via, node, move)
-                    return STATUS_WON, nodes + 1, line_to(rules, state, path, len(path))
-                new = add(table, key)
-            if new:
-                if nodes >= max_entries:
-                    if not can_grow(table, table_bits):
-                        return STATUS_MEMORY, nodes, np.empty(0, dtype=np.int32)
-                    table = grown(table)
-                    max_entries = capacity(table)
-                if nodes >= parent.shape[0]:  # (reassigning an array costs two atomic counts)
-                    pool = _grow_rows(pool, nodes)
-                    parent = grow(parent, nodes)
-                    via = grow(via, nodes)
-                    last_moved_to = grow(last_moved_to, nodes)
-                    next_in_bucket = grow(next_in_bucket, nodes)
-                parent[nodes] = node
-                via[nodes] = move
-                last_moved_to[nodes] = move % MOVE_BASE if autos == 0 else -1
-                # a dead end is counted but never expanded, so neither stored nor queued
-                if rearranges or not provably_lost_using(rules, work, relaxation):
-                    pack(rules, work, pool[nodes])
-                    priority = promise(rules, work, weights) + promise_noise(noise_seed, key)
-                    top = queue_push(heads, next_in_bucket, top, bucket_of(priority, low_bucket), nodes)
-                nodes += 1
+                outcome, key, autos = try_move_and_plays(
+                    rules, work, move, zobrist, pile_hashes, card_piles, node_key, table, auto_log, 0
+                )
+                if outcome == MOVE_SEEN:
+                    continue
+                if outcome == MOVE_WINS:
+                    return STATUS_WON, nodes + 1, tree, np.int64(node), np.int64(move)
+            if nodes >= max_entries:
+                if not can_grow(table, table_bits):
+                    return STATUS_MEMORY, nodes, tree, np.int64(-1), np.int64(-1)
+                table = grown(table)
+                max_entries = capacity(table)
+            if nodes >= tree.parent.shape[0]:  # (reassigning arrays costs atomic counts: only when full)
+                tree = grown_tree(tree, nodes)
+            tree.parent[nodes] = node
+            tree.via[nodes] = move
+            tree.last_moved_to[nodes] = moved_to(move, autos)
+            # a dead end is counted but never expanded, so neither stored nor queued
+            if rearranges or not provably_lost_using(rules, work, workspace.relaxation):
+                pack(rules, work, tree.pool[nodes])
+                priority = promise(rules, work, weights) + promise_noise(noise_seed, key)
+                top = queue_push(heads, tree.next_in_bucket, top, bucket_of(priority, low_bucket), nodes)
+            nodes += 1
             undo_moves_tracked(rules, work, auto_log, 0, autos, zobrist, pile_hashes, card_piles)
             undo_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, np.uint64(0))
-    return STATUS_LOST, nodes, np.empty(0, dtype=np.int32)
 
 
 @njit(cache=True)
@@ -252,5 +305,3 @@ def line_to(rules, start, path, length):
         line[written: written + autos] = log[:autos]
         written += autos
     return line[:written]
-
-

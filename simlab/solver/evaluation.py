@@ -9,6 +9,13 @@ from simlab.engine.compiled import allocation_free
 from simlab.engine.features import planned_base
 from simlab.engine.layout import BUILD, FIRST_CELL, FIRST_FOUNDATION, FOUNDATION_ANY_SUIT, FOUNDATION_MODE, WRAP
 
+# The weights of ``promise``, by their index in its ``weights`` array (the
+# solver's are ``simlab.solver.portfolio.PROMISE_WEIGHTS``).
+WEIGHT_HOME = 0  # per card on a foundation
+WEIGHT_EMPTY_ROW = 1  # per empty row
+WEIGHT_PLACED = 2  # per card where it belongs: at the bottom of a row or on a card it builds on
+WEIGHT_BURIAL = 3  # a penalty per card on top of a card that its foundation needs next
+
 
 @allocation_free
 def next_rank(rules, state, base, suit):
@@ -22,24 +29,25 @@ def next_rank(rules, state, base, suit):
 
 @allocation_free
 def promise(rules, state, weights):
-    """Higher is better. ``weights`` in order: cards home, empty rows, cards
-    sitting where they belong (bottom of a row or on a card they build on), and
-    (a penalty) how deeply the next card each foundation needs is buried."""
-    score = weights[0] * kernel.foundation_cards(rules, state)
+    """Higher is better. ``weights`` (indexed by ``WEIGHT_*``): cards home,
+    empty rows, cards sitting where they belong (bottom of a row or on a card
+    they build on), and (a penalty) how deeply the next card each foundation
+    needs is buried."""
+    score = weights[WEIGHT_HOME] * kernel.foundation_cards(rules, state)
     base = planned_base(rules, state)
     build, wrap = rules[BUILD], rules[WRAP] == 1
     for pile in range(rules[FIRST_CELL]):
         height = kernel.height(rules, state, pile)
         if height == 0:
-            score += weights[1]
+            score += weights[WEIGHT_EMPTY_ROW]
             continue
         below = -1
         for index in range(height):
             card = kernel.card_at(rules, state, pile, index)
             if index == 0 or kernel.builds_on(build, wrap, card, below):
-                score += weights[2]
+                score += weights[WEIGHT_PLACED]
             needed = next_rank(rules, state, base, (card // 13) % 4)
             if needed >= 0 and (card % 13 - needed) % 13 == 0:
-                score -= weights[3] * (height - 1 - index)
+                score -= weights[WEIGHT_BURIAL] * (height - 1 - index)
             below = card
     return score

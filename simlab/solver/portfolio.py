@@ -1,16 +1,17 @@
 """Restarts over a portfolio of searches: how the solver tames the heavy tail.
 
 Measured on Beleaguered Castle: how soon a search finds a given win varies
-wildly with the order it tries moves in (deal 186: depth-first search in its
-plain order found nothing in 50,000 positions, with 7 of 11 other orders it
-won within 7,600), while proving a loss needs one search that runs long enough
-to see every position. So the solver runs two things side by side, in equal
-slices: short complete searches restarted on Luby, Sinclair and Zuckerman's
-universal sequence 1, 1, 2, 1, 1, 2, 4, ... units, alternating best-first and
-depth-first and changing their move order each run (a seed); and one long
-depth-first search in the plain order, paused and resumed between them. Every
-strategy is complete, so any run that exhausts its positions proves the deal
-lost, and whichever decides first ends the solve.
+wildly with the order it tries moves in (deal 186: depth-first search in the
+guided order, unseeded, found nothing in 50,000 positions, with 7 of 11 other
+orders it won within 7,600), while proving a loss needs one search that runs
+long enough to see every position. So the solver runs two things side by side,
+in equal slices: short complete searches restarted on Luby, Sinclair and
+Zuckerman's universal sequence 1, 1, 2, 1, 1, 2, 4, ... units, alternating
+best-first and depth-first and changing their move order each run (a seed); and
+one long depth-first search in the guided order (``ORDER_GUIDED``, unseeded),
+paused and resumed between them. Every strategy is complete, so any run that
+exhausts its positions proves the deal lost, and whichever decides first ends
+the solve.
 """
 
 from __future__ import annotations
@@ -34,11 +35,17 @@ from simlab.solver.search import (
     resume_depth_first,
 )
 
-# Best-first weights: cards home, empty rows, cards where they belong, burial of
-# the next needed cards (see simlab.solver.evaluation.promise). Tried and kept
-# as is: doubling the burial weight, more weight on empty rows or cards home,
-# and a penalty for cards above lower cards all left more deals unresolved.
-PROMISE_WEIGHTS = np.array([20.0, 10.0, 2.0, 3.0])
+# Best-first weights (``simlab.solver.evaluation.promise``). Tried and kept as
+# is: doubling the burial weight, more weight on empty rows or cards home, and a
+# penalty for cards above lower cards all left more deals unresolved.
+PROMISE_PER_CARD_HOME = 20.0  # per card on a foundation
+PROMISE_PER_EMPTY_ROW = 10.0  # per empty row
+PROMISE_PER_PLACED_CARD = 2.0  # per card at the bottom of a row or on a card it builds on
+PROMISE_PER_BURYING_CARD = 3.0  # less per card on top of a card that its foundation needs next
+# the four in the order ``promise`` takes them (``simlab.solver.evaluation.WEIGHT_*``)
+PROMISE_WEIGHTS = np.array(
+    [PROMISE_PER_CARD_HOME, PROMISE_PER_EMPTY_ROW, PROMISE_PER_PLACED_CARD, PROMISE_PER_BURYING_CARD]
+)
 RESTART_UNIT = 2048  # positions in the shortest run
 # Share of the budget for the long depth-first search; the restarts get the rest.
 LONG_SHARE = 0.5
@@ -66,8 +73,8 @@ DEPTH_FIRST_ORDERS = {"shuffled_depth_first": ORDER_SHUFFLED, "jittered_depth_fi
 
 def restart(game: Game, start: np.ndarray, run: int, budget: int, table_bits: int) -> tuple:
     """Restart number ``run`` (from 1), seeded by its number, with the strategy of
-    ``RESTART_STRATEGIES`` whose turn it is: ``best_first`` (run 1 in its plain
-    order), or depth-first search in a ``shuffled`` move order or in the guided
+    ``RESTART_STRATEGIES`` whose turn it is: ``best_first`` (run 1 without
+    jitter), or depth-first search in a ``shuffled`` move order or in the guided
     order with a ``jittered`` tie-break."""
     strategy = RESTART_STRATEGIES[(run - 1) % len(RESTART_STRATEGIES)]
     if strategy == "best_first":
@@ -77,6 +84,15 @@ def restart(game: Game, start: np.ndarray, run: int, budget: int, table_bits: in
     return depth_first_search(
         game.rules, start.copy(), kernel.ZOBRIST, budget, table_bits, DEPTH_FIRST_ORDERS[strategy], run
     )
+
+
+def long_slice_end(long_done: int, long_budget: int, share: int) -> int:
+    """Where the long search pauses next: after as many positions as the restart
+    that just ran got (``share``), in the ratio ``LONG_SHARE`` sets, or at the
+    end of its budget once restarts get no more (``share`` 0)."""
+    if share == 0:
+        return long_budget
+    return int(min(long_budget, long_done + share * LONG_SHARE / (1 - LONG_SHARE)))
 
 
 def portfolio_search(game: Game, start: np.ndarray, budget: int, table_bits: int) -> tuple[int, int, np.ndarray]:
@@ -101,8 +117,8 @@ def portfolio_search(game: Game, start: np.ndarray, budget: int, table_bits: int
             if status in (STATUS_WON, STATUS_LOST):
                 return status, restarts_spent + long_done, moves
             out_of_memory = out_of_memory or status == STATUS_MEMORY
-        limit = long_budget if share == 0 else min(long_budget, long_done + share * LONG_SHARE / (1 - LONG_SHARE))
-        status, moves, long_run = resume_depth_first(game.rules, kernel.ZOBRIST, ORDER_GUIDED, 0, long_run, int(limit))
+        limit = long_slice_end(long_done, long_budget, share)
+        status, moves, long_run = resume_depth_first(game.rules, kernel.ZOBRIST, ORDER_GUIDED, 0, long_run, limit)
         long_done = positions_searched(long_run)
         if status in (STATUS_WON, STATUS_LOST):
             return status, restarts_spent + long_done, moves

@@ -21,6 +21,8 @@ Pruning (each keeps the search complete; arguments in ``ordered_moves``):
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -38,7 +40,7 @@ STATUS_WON = 0
 STATUS_LOST = 1
 STATUS_BUDGET = 2
 STATUS_MEMORY = 3
-MAX_BRANCHING = 1024
+MAX_BRANCHING = 1024  # the most moves a position lists (room for every move of the kernel)
 
 
 @njit(cache=True)
@@ -96,12 +98,66 @@ def quiet(rules, state, move):
     return height < 2 or safe_foundation(rules, state, kernel.card_at(rules, state, source, height - 2)) < 0
 
 
+# What ``try_move_and_plays`` led to.
+MOVE_SEEN = 0  # a position already in the table: the move and its plays are undone
+MOVE_NEW = 1  # a new position, added to the table; the move and its plays stay made
+MOVE_WINS = 2  # the move and its plays won (they stay made; the position is not added)
+
+
+@allocation_free
+def try_move_and_plays(rules, state, move, zobrist, pile_hashes, card_piles, key, table, log, log_length):
+    """Make ``move``, one that is not ``quiet``, from ``state`` (whose hash is
+    ``key``), then the automatic plays after it (appended to ``log`` from
+    ``log_length``), and add the position reached to ``table``.
+
+    (A quiet move is looked up by the hash it will give before it is made; the
+    searches do that in their own loop, where the compiler keeps it inline.)
+
+    Returns:
+        (outcome, key, log length): a ``MOVE_*`` outcome, the new position's
+        hash and ``log``'s length after its automatic plays.
+    """
+    new_key = apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, key)
+    new_length, new_key = play_safe_moves_tracked(
+        rules, state, log, log_length, zobrist, pile_hashes, card_piles, new_key
+    )
+    if kernel.is_won(rules, state):
+        return MOVE_WINS, new_key, new_length
+    if not add(table, new_key):
+        undo_moves_tracked(rules, state, log, log_length, new_length, zobrist, pile_hashes, card_piles)
+        undo_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, np.uint64(0))
+        return MOVE_SEEN, new_key, log_length
+    return MOVE_NEW, new_key, new_length
+
+
+@allocation_free
+def moved_to(move, automatic_plays):
+    """Where ``move`` put its card, when no automatic play followed it (the
+    "card moved last" rule of ``ordered_moves``), else -1."""
+    return move % MOVE_BASE if automatic_plays == 0 else -1
+
+
 # How a depth-first search orders its moves (each prunes the same moves, so each is complete).
 ORDER_GUIDED = 0  # best first by ``move_score``
 ORDER_JITTERED = 1  # ``move_score`` plus a seeded jitter that reorders near-equal moves
 ORDER_SHUFFLED = 2  # a seeded pseudo-random order, different in every position
 ORDER_PLAIN = 3  # the kernel's order, unscored (for best-first search, which orders positions, not moves)
-NOISE_SCALE = 60.0  # the jitter: about one category step of ``move_score``
+
+# ``move_score``: what a move is worth, by where its card goes (a category), ...
+SCORE_HOME = 1000.0  # onto a foundation: always tried first
+SCORE_BUILD = 500.0  # onto a card in a row
+SCORE_EMPTY_ROW = 100.0  # into an empty row
+SCORE_CELL = 50.0  # into a cell
+# ... then adjusted within its category, by what it does to the two piles:
+SCORE_PER_CARD_LEFT = 10.0  # less per card left in the source pile under the moved one (short piles first)
+SCORE_UNCOVERS_HOME = 50.0  # it uncovers a card that can go home at once
+SCORE_EMPTIES_ROW = 30.0  # it takes the last card of a row, emptying it
+SCORE_PER_URGENCY = 10.0  # per unit of urgency uncovered at the source less that covered at the destination
+# ``ORDER_JITTERED``'s jitter: up to this many ``move_score`` points, enough to
+# reorder moves a few adjustments apart, far from the steps between most categories
+NOISE_SCALE = 60.0
+FRACTION_SCALE = 9007199254740992.0  # 2**53: the top 53 bits of a 64-bit value divided by it lie in [0, 1)
+URGENT_STEPS = len(URGENCY_WEIGHTS)  # a card is urgent while fewer cards than this must go home before it
 
 
 @allocation_free
@@ -115,7 +171,7 @@ def seeded_fraction(seed, move, position_key):
     value ^= value >> np.uint64(29)
     value = (value ^ (value >> np.uint64(32))) * np.uint64(0xD6E8FEB86659FD93)
     value ^= value >> np.uint64(32)
-    return np.float64(value >> np.uint64(11)) / 9007199254740992.0
+    return np.float64(value >> np.uint64(11)) / FRACTION_SCALE
 
 
 @allocation_free
@@ -134,7 +190,7 @@ def pile_urgencies(rules, state, card_piles, whole, below_top):
         needed = next_rank(rules, state, base, suit)
         if needed < 0:
             continue
-        for steps in range(3):
+        for steps in range(URGENT_STEPS):
             rank = (needed + steps) % 13
             for deck in range(rules[N_CARDS] // 52):
                 pile = card_piles[deck * 52 + suit * 13 + rank]
@@ -146,44 +202,116 @@ def pile_urgencies(rules, state, card_piles, whole, below_top):
         needed = next_rank(rules, state, base, (card // 13) % 4) if card >= 0 else -1
         if needed >= 0:
             steps = (card % 13 - needed) % 13
-            if steps < 3:
+            if steps < URGENT_STEPS:
                 below_top[pile] -= URGENCY_WEIGHTS[steps]
 
 
 @allocation_free
 def move_score(rules, state, move, whole, below_top):
     """Ordering score: higher is tried first. Home, then builds, then spaces;
-    prefer uncovering soon-needed cards and not covering them."""
+    prefer uncovering soon-needed cards and not covering them (``SCORE_*``)."""
     source = move // MOVE_BASE
     destination = move % MOVE_BASE
     height = kernel.height(rules, state, source)
     if destination >= rules[FIRST_FOUNDATION]:
-        return 1000.0
+        return SCORE_HOME
     score = 0.0
     target_height = kernel.height(rules, state, destination)
     if destination < rules[FIRST_CELL]:
-        score += 500.0 if target_height > 0 else 100.0
+        score += SCORE_BUILD if target_height > 0 else SCORE_EMPTY_ROW
     else:
-        score += 50.0
-    score -= 10.0 * (height - 1)
+        score += SCORE_CELL
+    score -= SCORE_PER_CARD_LEFT * (height - 1)
     if height >= 2:
         uncovered = kernel.card_at(rules, state, source, height - 2)
         if cards_until_home(rules, state, uncovered) == 0:
-            score += 50.0
+            score += SCORE_UNCOVERS_HOME
     elif source < rules[FIRST_CELL]:
-        score += 30.0
-    score += 10.0 * (below_top[source] - whole[destination])
+        score += SCORE_EMPTIES_ROW
+    score += SCORE_PER_URGENCY * (below_top[source] - whole[destination])
+    return score
+
+
+class Workspace(NamedTuple):
+    """Working space of a search, made once (``new_workspace``) so that its
+    inner loop creates no array."""
+
+    legal: np.ndarray  # the kernel's legal moves in a position (``MAX_BRANCHING``)
+    scores: np.ndarray  # their ``order_score`` while ``ordered_moves`` sorts them
+    whole: np.ndarray  # per pile: the urgency of its cards (``pile_urgencies``)
+    below_top: np.ndarray  # per pile: the urgency of all but its top card
+    relaxation: np.ndarray  # for ``deadlock.provably_lost_using``
+
+
+@njit(cache=True)
+def new_workspace(rules):
+    """A ``Workspace`` for ``rules``."""
+    return Workspace(
+        np.empty(MAX_BRANCHING, dtype=np.int32),
+        np.empty(MAX_BRANCHING, dtype=np.float64),
+        np.empty(rules[N_PILES], dtype=np.float64),
+        np.empty(rules[N_PILES], dtype=np.float64),
+        relaxation_scratch(rules),
+    )
+
+
+@allocation_free
+def first_empty(rules, state, start, stop):
+    """The first empty pile among ``start`` .. ``stop - 1``, or -1."""
+    for pile in range(start, stop):
+        if kernel.height(rules, state, pile) == 0:
+            return pile
+    return -1
+
+
+@allocation_free
+def worth_searching(rules, state, move, last_moved_to, first_empty_row, first_empty_cell):
+    """Whether ``ordered_moves`` keeps ``move``; its docstring argues what it leaves out."""
+    source = move // MOVE_BASE
+    destination = move % MOVE_BASE
+    if source == last_moved_to:
+        return False
+    if destination < rules[FIRST_FOUNDATION] and kernel.height(rules, state, destination) == 0:
+        if destination < rules[FIRST_CELL]:
+            if destination != first_empty_row:
+                return False
+            if source < rules[FIRST_CELL] and kernel.height(rules, state, source) == 1:
+                return False
+        elif destination != first_empty_cell:
+            return False
+    return True
+
+
+@allocation_free
+def order_score(rules, state, move, order, seed, position_key, work):
+    """What ``ordered_moves`` sorts by in the seeded and guided orders: higher first."""
+    if order == ORDER_SHUFFLED:
+        return seeded_fraction(seed, move, position_key)
+    score = move_score(rules, state, move, work.whole, work.below_top)
+    if order == ORDER_JITTERED:
+        score += NOISE_SCALE * seeded_fraction(seed, move, position_key)
     return score
 
 
 @allocation_free
-def ordered_moves(
-    rules, state, last_moved_to, scratch, scores, out, out_start, order, seed, position_key, card_piles, whole,
-    below_top,
-):
+def insert_by_score(out, out_start, scores, kept, move, score):
+    """Insert ``move`` into the ``kept`` moves at ``out[out_start:]``, sorted by
+    descending ``scores``; stable: among equal scores the earlier stays first."""
+    position = kept
+    while position > 0 and scores[position - 1] < score:
+        scores[position] = scores[position - 1]
+        out[out_start + position] = out[out_start + position - 1]
+        position -= 1
+    scores[position] = score
+    out[out_start + position] = move
+
+
+@allocation_free
+def ordered_moves(rules, state, last_moved_to, work, out, out_start, order, seed, position_key, card_piles):
     """Write the moves worth searching to ``out[out_start:]`` in the order
     ``order`` (``ORDER_*``, with ``seed`` and the position's hash
-    ``position_key`` for the seeded ones); return the count.
+    ``position_key`` for the seeded ones); return the count. ``work`` is the
+    search's ``Workspace``, ``card_piles`` its tracked pile of each card.
 
     Completeness arguments for what is left out:
     - A lone card into an empty row gives the same position (rows are interchangeable).
@@ -196,105 +324,111 @@ def ordered_moves(
       from looks as before. That move is searched from the parent, so every
       position stays reachable (back to its old pile gives the parent itself).
     """
-    count = kernel.legal_moves(rules, state, scratch)
+    count = kernel.legal_moves(rules, state, work.legal)
     if order == ORDER_GUIDED or order == ORDER_JITTERED:
-        pile_urgencies(rules, state, card_piles, whole, below_top)
-    first_empty_row = -1
-    first_empty_cell = -1
-    for pile in range(rules[FIRST_CELL]):
-        if kernel.height(rules, state, pile) == 0:
-            first_empty_row = pile
-            break
-    for pile in range(rules[FIRST_CELL], rules[FIRST_RESERVE]):
-        if kernel.height(rules, state, pile) == 0:
-            first_empty_cell = pile
-            break
+        pile_urgencies(rules, state, card_piles, work.whole, work.below_top)
+    first_empty_row = first_empty(rules, state, 0, rules[FIRST_CELL])
+    first_empty_cell = first_empty(rules, state, rules[FIRST_CELL], rules[FIRST_RESERVE])
     kept = 0
     for i in range(count):
-        move = scratch[i]
-        source = move // MOVE_BASE
-        destination = move % MOVE_BASE
-        if source == last_moved_to:
+        move = work.legal[i]
+        if not worth_searching(rules, state, move, last_moved_to, first_empty_row, first_empty_cell):
             continue
-        if destination < rules[FIRST_FOUNDATION] and kernel.height(rules, state, destination) == 0:
-            if destination < rules[FIRST_CELL]:
-                if destination != first_empty_row:
-                    continue
-                if source < rules[FIRST_CELL] and kernel.height(rules, state, source) == 1:
-                    continue
-            elif destination != first_empty_cell:
-                continue
         if order == ORDER_PLAIN:
             out[out_start + kept] = move
-            kept += 1
-            continue
-        if order == ORDER_SHUFFLED:
-            score = seeded_fraction(seed, move, position_key)
         else:
-            score = move_score(rules, state, move, whole, below_top)
-            if order == ORDER_JITTERED:
-                score += NOISE_SCALE * seeded_fraction(seed, move, position_key)
-        # insertion sort, stable: equal scores keep the kernel's order
-        position = kept
-        while position > 0 and scores[position - 1] < score:
-            scores[position] = scores[position - 1]
-            out[out_start + position] = out[out_start + position - 1]
-            position -= 1
-        scores[position] = score
-        out[out_start + position] = move
+            score = order_score(rules, state, move, order, seed, position_key, work)
+            insert_by_score(out, out_start, work.scores, kept, move, score)
         kept += 1
     return kept
 
 
-# Slots of a depth-first search's ``counters`` array (see ``begin_depth_first``).
+# Slots of a depth-first search's ``counters`` array (``DepthFirstSearch``).
 NODES = 0  # distinct positions searched so far
 DEPTH = 1  # depth of the position being expanded (-1 once the search is exhausted)
 LOG_LENGTH = 2  # automatic plays logged along the current line
 ROOT_AUTOS = 3  # automatic plays made at the start
 MAX_ENTRIES = 4  # positions the table takes before it must grow
 TABLE_BITS = 5  # the table may grow to 2**TABLE_BITS slots
-FIRST_TABLE_ENTRIES = 1 << 16  # a search starts with a table this size (0.5 MiB) and grows it
+N_COUNTERS = 6
+# A search starts with a table for this many positions (2**17 slots of 8 bytes,
+# 1 MiB, fewer for a smaller budget or table_bits) and grows it as it needs.
+FIRST_TABLE_ENTRIES = 1 << 16
+FIRST_DEPTHS = 1024  # the per-depth arrays start this long and grow
+FIRST_ARENA = 4096  # the arena starts with room for this many moves and grows
+
+
+class DepthFirstSearch(NamedTuple):
+    """A depth-first search that can be paused and resumed (numba keeps no
+    objects between calls, so it is a tuple of arrays): the solver's portfolio
+    runs one long search in slices between its restarts.
+
+    The line being searched goes from depth 0 (the start, after its automatic
+    plays) to ``counters[DEPTH]``: depth ``d`` has the moves
+    ``arena[first[d]:first[d] + count[d]]``, of which ``tried[d]`` were tried,
+    and went deeper with ``chosen[d]``, whose automatic plays end at
+    ``auto_log[autos_end[d]]``.
+    """
+
+    state: np.ndarray  # the position at the current depth (the search's own, changed in place)
+    table: np.ndarray  # the transposition table (``simlab.engine.position_set``)
+    auto_log: np.ndarray  # the automatic plays along the line, in order
+    counters: np.ndarray  # ``N_COUNTERS`` int64: ``NODES``, ``DEPTH``, ...
+    arena: np.ndarray  # every depth's moves, one depth after the other
+    first: np.ndarray  # per depth: where its moves start in the arena
+    count: np.ndarray  # per depth: how many moves
+    tried: np.ndarray  # per depth: how many already tried
+    autos_end: np.ndarray  # per depth: auto_log length after its chosen move
+    chosen: np.ndarray  # per depth: the move taken to go deeper
+    keys: np.ndarray  # per depth: the hash of the position there
+    pile_hashes: np.ndarray  # tracked facts of ``state`` (``simlab.engine.incremental``)
+    card_piles: np.ndarray
+
+
+@njit(cache=True)
+def new_depth_first(rules, state, budget, table_bits):
+    """An empty ``DepthFirstSearch`` on ``state`` (``begin_depth_first`` starts it)."""
+    table = new_position_set(min(budget, FIRST_TABLE_ENTRIES), table_bits)
+    counters = np.zeros(N_COUNTERS, dtype=np.int64)
+    counters[TABLE_BITS] = table_bits
+    counters[MAX_ENTRIES] = capacity(table)
+    return DepthFirstSearch(
+        state=state,
+        table=table,
+        auto_log=np.empty(rules[N_CARDS] + 1, dtype=np.int32),  # at most every card goes home once
+        counters=counters,
+        arena=np.empty(FIRST_ARENA, dtype=np.int32),
+        first=np.zeros(FIRST_DEPTHS, dtype=np.int64),
+        count=np.zeros(FIRST_DEPTHS, dtype=np.int64),
+        tried=np.zeros(FIRST_DEPTHS, dtype=np.int64),
+        autos_end=np.empty(FIRST_DEPTHS, dtype=np.int64),
+        chosen=np.empty(FIRST_DEPTHS, dtype=np.int32),
+        keys=np.empty(FIRST_DEPTHS, dtype=np.uint64),
+        pile_hashes=np.empty(rules[N_PILES], dtype=np.uint64),
+        card_piles=np.empty(rules[N_CARDS], dtype=np.int64),
+    )
 
 
 @njit(cache=True)
 def begin_depth_first(rules, state, zobrist, budget, table_bits, order, seed):
     """A depth-first search from ``state``, ready for ``resume_depth_first``.
 
-    The search is a tuple of arrays (numba keeps no objects between calls) so
-    that it can be paused and resumed: the solver's portfolio runs one long
-    search in slices between its restarts. ``state`` becomes the search's own.
-    The transposition table starts small and grows to at most
-    ``2**table_bits`` slots, or as many as ``budget`` positions need.
+    ``state`` becomes the search's own. The transposition table starts small
+    and grows to at most ``2**table_bits`` slots, or as many as ``budget``
+    positions need.
     """
-    table = new_position_set(min(budget, FIRST_TABLE_ENTRIES), table_bits)
-    auto_log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)  # at most every card goes home once
-    counters = np.zeros(6, dtype=np.int64)
-    counters[TABLE_BITS] = table_bits
-    counters[ROOT_AUTOS] = play_safe_moves(rules, state, auto_log, 0)
+    search = new_depth_first(rules, state, budget, table_bits)
+    counters = search.counters
+    counters[ROOT_AUTOS] = play_safe_moves(rules, state, search.auto_log, 0)
     counters[LOG_LENGTH] = counters[ROOT_AUTOS]
-    counters[MAX_ENTRIES] = capacity(table)
-    arena = np.empty(4096, dtype=np.int32)
-    first = np.zeros(1024, dtype=np.int64)  # per depth: where its moves start in the arena
-    count = np.zeros(1024, dtype=np.int64)  # per depth: how many moves
-    tried = np.zeros(1024, dtype=np.int64)  # per depth: how many already tried
-    autos_end = np.empty(1024, dtype=np.int64)  # per depth: auto_log length after its move
-    chosen = np.empty(1024, dtype=np.int32)  # per depth: the move taken to go deeper
-    keys = np.empty(1024, dtype=np.uint64)  # per depth: the hash of the position there
-    pile_hashes = np.empty(rules[N_PILES], dtype=np.uint64)
-    card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
-    keys[0] = start_tracking(rules, state, zobrist, pile_hashes, card_piles)
-    add(table, keys[0])
+    search.keys[0] = start_tracking(rules, state, zobrist, search.pile_hashes, search.card_piles)
+    add(search.table, search.keys[0])
     counters[NODES] = 1
     if not kernel.is_won(rules, state) and not provably_lost(rules, state):
-        whole = np.empty(rules[N_PILES], dtype=np.float64)
-        below_top = np.empty(rules[N_PILES], dtype=np.float64)
-        scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
-        scores = np.empty(MAX_BRANCHING, dtype=np.float64)
-        count[0] = ordered_moves(
-            rules, state, -1, scratch, scores, arena, 0, order, seed, keys[0], card_piles, whole, below_top
+        search.count[0] = ordered_moves(
+            rules, state, -1, new_workspace(rules), search.arena, 0, order, seed, search.keys[0], search.card_piles
         )
-    return (state, table, auto_log, counters, arena, first, count, tried, autos_end, chosen, keys,
-            pile_hashes, card_piles)
+    return search
 
 
 @njit(cache=True)
@@ -307,137 +441,170 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
         the limit); on a win every move from the start, automatic plays
         included, else empty; the search to resume (its arrays may have grown).
     """
-    (state, table, auto_log, counters, arena, first, count, tried, autos_end, chosen, keys,
-     pile_hashes, card_piles) = search
-    if kernel.is_won(rules, state) and counters[DEPTH] == 0 and counters[NODES] == 1:
+    counters = search.counters
+    if kernel.is_won(rules, search.state) and counters[DEPTH] == 0 and counters[NODES] == 1:
         counters[DEPTH] = -1
-        return STATUS_WON, auto_log[: counters[ROOT_AUTOS]].copy(), search
-    scratch = np.empty(MAX_BRANCHING, dtype=np.int32)
-    scores = np.empty(MAX_BRANCHING, dtype=np.float64)
-    whole = np.empty(rules[N_PILES], dtype=np.float64)
-    below_top = np.empty(rules[N_PILES], dtype=np.float64)
-    relaxation = relaxation_scratch(rules)
+        return STATUS_WON, search.auto_log[: counters[ROOT_AUTOS]].copy(), search
+    work = new_workspace(rules)
     moves = np.empty(0, dtype=np.int32)
     while True:
-        status = depth_first_steps(
-            rules, zobrist, order, seed, node_limit, state, table, auto_log, counters, arena, first, count, tried,
-            autos_end, chosen, keys, pile_hashes, card_piles, scratch, scores, whole, below_top, relaxation,
-        )
+        status = depth_first_steps(rules, zobrist, order, seed, node_limit, search, work)
         if status != STATUS_NEEDS_ROOM:
             break
-        # the steps stop before a move that could overrun an array: grow what is full
-        if counters[NODES] >= counters[MAX_ENTRIES]:
-            if not can_grow(table, counters[TABLE_BITS]):
-                status = STATUS_MEMORY
-                break
-            table = grown(table)
-            counters[MAX_ENTRIES] = capacity(table)
-        depth = counters[DEPTH]
-        if depth + 2 >= first.shape[0]:
-            first = grow(first, depth + 2)
-            count = grow(count, depth + 2)
-            tried = grow(tried, depth + 2)
-            autos_end = grow(autos_end, depth + 2)
-            chosen = grow(chosen, depth + 2)
-            keys = grow(keys, depth + 2)
-        arena = grow(arena, first[depth] + count[depth] + MAX_BRANCHING)
+        room, search = with_room(search)
+        if not room:
+            status = STATUS_MEMORY
+            break
     if status == STATUS_WON:
-        moves = winning_line(chosen, autos_end, auto_log, counters[ROOT_AUTOS], counters[DEPTH])
-    return status, moves, (state, table, auto_log, counters, arena, first, count, tried, autos_end, chosen,
-                           keys, pile_hashes, card_piles)
+        moves = winning_line(search)
+    return status, moves, search
+
+
+@njit(cache=True)
+def with_room(search):
+    """``search`` with room for one more move (``has_room``): its table, its
+    per-depth arrays and its arena grown where full. Returns (True, the
+    search), or (False, ``search``) when the table is full and may not grow."""
+    counters = search.counters
+    table = search.table
+    if counters[NODES] >= counters[MAX_ENTRIES]:
+        if not can_grow(table, counters[TABLE_BITS]):
+            return False, search
+        table = grown(table)
+        counters[MAX_ENTRIES] = capacity(table)
+    depth = counters[DEPTH]
+    first, count, tried = search.first, search.count, search.tried
+    autos_end, chosen, keys = search.autos_end, search.chosen, search.keys
+    if depth + 2 >= first.shape[0]:
+        first = grow(first, depth + 2)
+        count = grow(count, depth + 2)
+        tried = grow(tried, depth + 2)
+        autos_end = grow(autos_end, depth + 2)
+        chosen = grow(chosen, depth + 2)
+        keys = grow(keys, depth + 2)
+    arena = grow(search.arena, first[depth] + count[depth] + MAX_BRANCHING)
+    return True, DepthFirstSearch(
+        search.state, table, search.auto_log, counters, arena, first, count, tried, autos_end, chosen, keys,
+        search.pile_hashes, search.card_piles,
+    )
 
 
 STATUS_NEEDS_ROOM = -1  # between ``depth_first_steps`` and ``resume_depth_first`` only
 
 
 @allocation_free
-def depth_first_steps(
-    rules, zobrist, order, seed, node_limit, state, table, auto_log, counters, arena, first, count, tried,
-    autos_end, chosen, keys, pile_hashes, card_piles, scratch, scores, whole, below_top, relaxation,
-):
-    """The depth-first search itself, on the arrays of ``resume_depth_first``.
+def has_room(search, nodes, depth):
+    """Whether the next move at ``depth`` can be made without overrunning an
+    array: the table takes another position, the per-depth arrays another
+    depth, and the arena the moves of a new position."""
+    start = search.first[depth] + search.count[depth]  # where the moves of a new position would go
+    return (
+        nodes < search.counters[MAX_ENTRIES] and depth + 2 < search.first.shape[0]
+        and start + MAX_BRANCHING <= search.arena.shape[0]
+    )
+
+
+@allocation_free
+def depth_first_steps(rules, zobrist, order, seed, node_limit, search, work):
+    """The depth-first search itself, on the ``DepthFirstSearch`` ``search``
+    with the ``Workspace`` ``work``.
 
     It creates no array (``simlab.engine.compiled``), so it returns
     ``STATUS_NEEDS_ROOM`` before a move that could overrun the table, the
     per-depth arrays or the arena, and the caller grows them and calls again.
     Otherwise returns a ``STATUS_*``; on a win ``chosen`` and ``autos_end`` hold
     the line down to ``counters[DEPTH]``. The position, the depth and the
-    counts are kept in the arrays and ``counters`` between calls.
+    counts are kept in the search's arrays between calls.
     """
+    counters, state = search.counters, search.state
     nodes = counters[NODES]
     depth = counters[DEPTH]
     log_length = counters[LOG_LENGTH]
-    root_autos = counters[ROOT_AUTOS]
     status = STATUS_LOST
     while depth >= 0:
-        if tried[depth] == count[depth]:
-            depth -= 1
-            if depth >= 0:
-                log_length = autos_end[depth - 1] if depth > 0 else root_autos
-                undo_moves_tracked(
-                    rules, state, auto_log, log_length, autos_end[depth], zobrist, pile_hashes, card_piles
-                )
-                undo_move_tracked(rules, state, chosen[depth], zobrist, pile_hashes, card_piles, np.uint64(0))
+        if search.tried[depth] == search.count[depth]:
+            depth, log_length = back_up(rules, zobrist, search, depth, log_length)
             continue
         if nodes >= node_limit:  # checked before a move, so a search never exceeds its limit
             status = STATUS_BUDGET
             break
-        start = first[depth] + count[depth]  # where the moves of a new position would go
-        if nodes >= counters[MAX_ENTRIES] or depth + 2 >= first.shape[0] or start + MAX_BRANCHING > arena.shape[0]:
+        if not has_room(search, nodes, depth):
             status = STATUS_NEEDS_ROOM
             break
-        move = arena[first[depth] + tried[depth]]
-        tried[depth] += 1
+        move = search.arena[search.first[depth] + search.tried[depth]]
+        search.tried[depth] += 1
         rearranges = False  # set for a quiet move that only rearranges: the relaxation is skipped after it
         if quiet(rules, state, move):
             # most moves tried lead to positions seen before: look the hash up
             # first and make the move only for a new position
-            key = hash_after(rules, state, move, zobrist, pile_hashes, keys[depth])
-            if not add(table, key):
+            key = hash_after(rules, state, move, zobrist, search.pile_hashes, search.keys[depth])
+            if not add(search.table, key):
                 continue
             rearranges = only_rearranges(rules, state, move)
-            apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, keys[depth])
-            new_length = log_length
+            apply_move_tracked(rules, state, move, zobrist, search.pile_hashes, search.card_piles, search.keys[depth])
+            outcome, new_length = MOVE_NEW, log_length
         else:
-            key = apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, keys[depth])
-            new_length, key = play_safe_moves_tracked(
-                rules, state, auto_log, log_length, zobrist, pile_hashes, card_piles, key
+            outcome, key, new_length = try_move_and_plays(
+                rules, state, move, zobrist, search.pile_hashes, search.card_piles, search.keys[depth],
+                search.table, search.auto_log, log_length,
             )
-            if kernel.is_won(rules, state):
-                chosen[depth] = move
-                autos_end[depth] = new_length
-                status = STATUS_WON
-                nodes += 1
-                break
-            if not add(table, key):
-                undo_moves_tracked(rules, state, auto_log, log_length, new_length, zobrist, pile_hashes, card_piles)
-                undo_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, np.uint64(0))
+            if outcome == MOVE_SEEN:
                 continue
         nodes += 1
-        chosen[depth] = move
-        autos_end[depth] = new_length
-        last_moved_to = move % MOVE_BASE if new_length == log_length else -1
+        search.chosen[depth] = move
+        search.autos_end[depth] = new_length
+        if outcome == MOVE_WINS:
+            status = STATUS_WON
+            break
+        last_moved_to = moved_to(move, new_length - log_length)
         log_length = new_length
         depth += 1
-        keys[depth] = key
-        first[depth] = start
-        tried[depth] = 0
-        if not rearranges and provably_lost_using(rules, state, relaxation):
-            count[depth] = 0  # a dead end: counted, never expanded
-            continue
-        count[depth] = ordered_moves(
-            rules, state, last_moved_to, scratch, scores, arena, start, order, seed, key, card_piles, whole,
-            below_top,
-        )
+        go_deeper(rules, order, seed, search, work, depth, key, last_moved_to, rearranges)
     counters[NODES] = nodes
     counters[DEPTH] = depth
     counters[LOG_LENGTH] = log_length
     return status
 
 
-def positions_searched(search) -> int:
+@allocation_free
+def back_up(rules, zobrist, search, depth, log_length):
+    """Leave ``depth``, whose moves have all been tried: undo the move that led
+    there and its automatic plays. Returns (the depth above, ``auto_log``'s
+    length there); (-1, ``log_length``) when ``depth`` was the start."""
+    depth -= 1
+    if depth < 0:
+        return depth, log_length
+    log_length = search.autos_end[depth - 1] if depth > 0 else search.counters[ROOT_AUTOS]
+    undo_moves_tracked(
+        rules, search.state, search.auto_log, log_length, search.autos_end[depth], zobrist, search.pile_hashes,
+        search.card_piles,
+    )
+    undo_move_tracked(
+        rules, search.state, search.chosen[depth], zobrist, search.pile_hashes, search.card_piles, np.uint64(0)
+    )
+    return depth, log_length
+
+
+@allocation_free
+def go_deeper(rules, order, seed, search, work, depth, key, last_moved_to, rearranges):
+    """Set up ``depth`` for the new position just reached (hash ``key``): its
+    moves go into the arena after those of the depth above; none for a
+    position ``simlab.solver.deadlock`` proves lost (counted, never expanded)."""
+    start = search.first[depth - 1] + search.count[depth - 1]
+    search.keys[depth] = key
+    search.first[depth] = start
+    search.tried[depth] = 0
+    if not rearranges and provably_lost_using(rules, search.state, work.relaxation):
+        search.count[depth] = 0
+    else:
+        search.count[depth] = ordered_moves(
+            rules, search.state, last_moved_to, work, search.arena, start, order, seed, key, search.card_piles
+        )
+
+
+def positions_searched(search: DepthFirstSearch) -> int:
     """How many distinct positions a search from ``begin_depth_first`` has seen."""
-    return int(search[3][NODES])
+    return int(search.counters[NODES])
 
 
 @njit(cache=True)
@@ -453,12 +620,16 @@ def depth_first_search(rules, state, zobrist, budget, table_bits, order, seed):
     """
     search = begin_depth_first(rules, state, zobrist, budget, table_bits, order, seed)
     status, moves, search = resume_depth_first(rules, zobrist, order, seed, search, budget)
-    return status, search[3][NODES], moves
+    return status, search.counters[NODES], moves
 
 
 @njit(cache=True)
-def winning_line(chosen, autos_end, auto_log, root_autos, depth):
-    """The moves from the start: root auto-plays, then each chosen move and its auto-plays."""
+def winning_line(search):
+    """The moves from the start to the win that ``search`` found: the automatic
+    plays at the start, then each chosen move and its automatic plays."""
+    depth = search.counters[DEPTH]
+    root_autos = search.counters[ROOT_AUTOS]
+    chosen, autos_end, auto_log = search.chosen, search.autos_end, search.auto_log
     total = autos_end[depth] + depth + 1
     line = np.empty(total, dtype=np.int32)
     written = 0
