@@ -12,11 +12,6 @@ SUITS = "CSHD"
 CARDS_PER_DECK = 52
 
 
-def rank_of(card: int) -> int:
-    """Rank from 1 (ace) to 13 (king)."""
-    return card % 13 + 1
-
-
 def suit_of(card: int) -> int:
     """Suit index in PySolFC's order C, S, H, D."""
     return (card // 13) % 4

@@ -2,7 +2,7 @@
 
 Games and policies declare ``parameters: dict[str, Param]``. Validation happens
 in one place (``resolve_params``) with one error grammar, after scikit-learn:
-"The 'budget' parameter of policy 'solver' must be an int in [1, inf). Got 0."
+"The 'budget' parameter of policy 'solver' must be an int in [1, inf]. Got 0."
 """
 
 from __future__ import annotations

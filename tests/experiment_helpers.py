@@ -41,7 +41,6 @@ class Flaky(Policy):
     """
 
     name = "flaky"
-    uses_randomness = True
     parameters = {"fail_rate": Param(float, 0.25, "share of deals that raise", low=0.0, high=1.0)}
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
@@ -57,7 +56,6 @@ class FakeSolver(Policy):
     """Pretends to search: wins, loses or gives up at random with a node count (for reports)."""
 
     name = "fake_solver"
-    uses_randomness = True
     parameters = {"budget": Param(int, 1000, "node budget", low=1)}
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:

@@ -16,7 +16,6 @@ class FoundationFirst(Policy):
     """Play a card home when possible, else a random move (or give up, if told to)."""
 
     name = "foundation_first"
-    uses_randomness = True
     parameters = {
         "give_up": Param(bool, False, "stop when no card can go home"),
     }

@@ -30,7 +30,6 @@ class Policy:
     # instead of the player's observation: only the solver, whose verdicts on a
     # game with hidden cards are then ``thoughtful`` (an upper bound).
     sees_everything: ClassVar[bool] = False
-    uses_randomness: ClassVar[bool] = False
 
     def __init__(self, **params: Any) -> None:
         self.params = params

@@ -16,10 +16,11 @@ class PlayRecord:
     """The outcome of a policy playing one deal.
 
     Attributes:
-        verdict: ``won``, ``lost`` or ``unknown`` (only a solver out of budget).
+        verdict: ``won``, ``lost`` or ``unknown`` (only a solver out of budget or memory).
         end_reason: why play stopped: ``won``, ``stuck`` (no move the policy
             would make), ``repeat`` (a position came back), ``move_cap``,
-            ``exhausted`` (solver proved no win) or ``budget`` (solver ran out).
+            ``exhausted`` (solver proved no win), ``budget`` (solver ran out of
+            positions) or ``memory`` (solver's table full).
         moves: every move made (for a solver: its winning line, auto-moves included).
         cards_home: cards on the foundations at the end.
         nodes: positions the solver searched (0 for other policies).

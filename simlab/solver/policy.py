@@ -15,7 +15,8 @@ from simlab.solver.replay import replay
 
 @register_policy
 class SolverPolicy(Policy):
-    """Searches for a win; ``unknown`` when the budget runs out, never ``lost``."""
+    """Searches for a win: ``won``, ``lost`` when the search was exhaustive, or
+    ``unknown`` when the budget or the table runs out first."""
 
     name = "solver"
     sees_everything = True
