@@ -171,12 +171,6 @@ def is_foundation(rules, pile):
 
 
 @allocation_free
-def accepts_from(rules, pile, source):
-    """Whether ``pile`` takes cards from ``source``'s kind of pile."""
-    return (spec(rules, pile, P_ACCEPTS_FROM) >> spec(rules, source, P_KIND)) & 1 == 1
-
-
-@allocation_free
 def fills_with(fill, card):
     """Whether an empty pile with fill rule ``fill`` takes ``card`` from a player."""
     return fill == FILL_ANY or (fill == FILL_KINGS and card % 13 == 12)
