@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from simlab import GAMES, make_game
 from simlab.engine import State
+from simlab.engine.game import REDEAL
 from simlab.errors import IllegalMoveError
 
 RANKS = "A23456789TJQK"
@@ -66,10 +67,15 @@ def check_position(game, state, pack: Counter) -> list:
     codes = game.legal_move_codes(state)
     assert len(codes) == len(legal)
     assert len(set(legal)) == len(legal), f"duplicate moves: {legal}"
-    for source, destination in legal:
-        assert source in game.pile_names and destination in game.pile_names
-        assert source != destination
-        assert game.piles(state)[source], f"move {source}->{destination} from an empty pile"
+    for move in legal:
+        assert game.move_from_code(game.move_code(move)) == move
+        if tuple(move) == REDEAL:
+            continue
+        source, destination = move
+        pile = source.split("[")[0]  # a draw names the card's index: row3[1]
+        assert pile in game.pile_names and destination in game.pile_names
+        assert pile != destination
+        assert game.piles(state)[pile], f"move {source}->{destination} from an empty pile"
 
     # won exactly when every card is on a foundation
     total = sum(pack.values())
@@ -90,7 +96,7 @@ def check_position(game, state, pack: Counter) -> list:
     assert game.position_hash(state) == before_hash
 
     # hash stable for equal states
-    twin = State(state.array.copy())
+    twin = State(state.array.copy(), state.chance)
     assert twin == state
     assert game.position_hash(twin) == before_hash
     return legal

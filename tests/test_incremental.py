@@ -12,8 +12,9 @@ import pytest
 
 from simlab import GAMES, make_game
 from simlab.engine import kernel
+from simlab.engine.game import NO_CHANCE
 from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_move_tracked
-from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, N_CARDS, N_PILES
+from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, MOVE_CARD, N_CARDS, N_PILES
 
 GAME_NAMES = GAMES.names()
 
@@ -48,9 +49,11 @@ def test_tracked_facts_match_recomputed_ones_along_a_playout_and_back(game_name,
     scratch = np.empty(1024, dtype=np.int32)
     for _ in range(120):
         count = kernel.legal_moves(rules, array, scratch)
-        if count == 0:
+        # tracked card moves only: the search makes every other kind (a redeal, a draw) from a snapshot
+        card_moves = [int(m) for m in scratch[:count] if kernel.move_kind(int(m)) == MOVE_CARD]
+        if not card_moves:
             break
-        move = int(scratch[generator.integers(count)])
+        move = card_moves[generator.integers(len(card_moves))]
         # np.uint64: a Python int below 2**63 would reach numba as int64
         key = np.uint64(apply_move_tracked(rules, array, move, kernel.ZOBRIST, pile_hashes, card_piles, key))
         played.append(move)
@@ -97,7 +100,9 @@ def test_a_quiet_move_is_looked_up_by_the_hash_it_will_have(game_name):
             if count == 0:
                 break
             for move in scratch[:count].tolist():
-                if move % MOVE_BASE >= rules[FIRST_FOUNDATION]:
+                if kernel.move_kind(move) != MOVE_CARD:
+                    continue  # a redeal or a draw: the search makes it from a snapshot, never as quiet
+                if move % MOVE_BASE >= rules[FIRST_FOUNDATION] or move // MOVE_BASE >= rules[FIRST_FOUNDATION]:
                     assert not quiet(rules, array, move)
                     continue
                 is_quiet = quiet(rules, array, move)
@@ -145,9 +150,11 @@ def test_the_table_grows_as_the_search_needs_up_to_its_cap():
 
     game = make_game("beleaguered_castle")
     start = game.initial_state(631).array
-    grown_run = depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, 2_000_000, 22, ORDER_GUIDED, 0)
+    grown_run = depth_first_search(
+        game.rules, start.copy(), NO_CHANCE, kernel.ZOBRIST, 2_000_000, 22, ORDER_GUIDED, 0
+    )
     assert grown_run[0] == STATUS_LOST and grown_run[1] > 4 * search.FIRST_TABLE_ENTRIES
-    capped = depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, 2_000_000, 18, ORDER_GUIDED, 0)
+    capped = depth_first_search(game.rules, start.copy(), NO_CHANCE, kernel.ZOBRIST, 2_000_000, 18, ORDER_GUIDED, 0)
     assert capped[0] == search.STATUS_MEMORY, "a table capped at 2**18 slots cannot hold the proof"
 
 
@@ -171,8 +178,8 @@ def test_a_search_run_in_slices_equals_one_run_straight_through(game_name, deal,
     game = make_game(game_name)
     start = game.initial_state(deal).array
     budget = 400_000
-    straight = depth_first_search(game.rules, start.copy(), kernel.ZOBRIST, budget, 22, order, 5)
-    search = begin_depth_first(game.rules, start.copy(), kernel.ZOBRIST, budget, 22, order, 5)
+    straight = depth_first_search(game.rules, start.copy(), NO_CHANCE, kernel.ZOBRIST, budget, 22, order, 5)
+    search = begin_depth_first(game.rules, start.copy(), NO_CHANCE, kernel.ZOBRIST, budget, 22, order, 5)
     limit, pauses = 0, 0
     while True:
         limit = min(budget, limit + 7919)

@@ -145,6 +145,12 @@ class Game:
         verdicts are then ``thoughtful``: an upper bound on any real player)."""
         return bool(self.rules[HAS_HIDDEN])
 
+    @cached_property
+    def has_chance(self) -> bool:
+        """Whether play holds shuffles a player cannot foresee (redeals): the
+        solver, which knows them, then gives ``thoughtful`` verdicts."""
+        return self.table.redeals > 0
+
     def initial_state(self, deal_number: int) -> State:
         """The position of deal ``deal_number`` (PySolFC's game number),
         with the chance tape its redeals will use."""

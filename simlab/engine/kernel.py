@@ -55,6 +55,7 @@ from simlab.engine.layout import (
     PILE_FIELDS,
     PILE_TABLE,
     ROWS_ALIKE,
+    ROWS_ORDERED,
     SOURCE_LIMIT,
     STOCK_PILE,
     SUIT_ALTERNATE,
@@ -243,11 +244,12 @@ def legal_moves(rules, state, out):
     """
     count = 0
     for source in range(rules[SOURCE_LIMIT]):
-        if spec(rules, source, P_GIVES) == 0:
+        least = spec(rules, source, P_GIVES)  # the top card leaves only from at least this many cards
+        if least == 0:
             continue
-        card = top_card(rules, state, source)
-        if card >= 0:
-            count = card_destinations(rules, state, source, card, 0, out, count)
+        h = height(rules, state, source)
+        if h >= least:
+            count = card_destinations(rules, state, source, card_at(rules, state, source, h - 1), 0, out, count)
     if rules[HAS_SPECIAL] == 1:
         count = special_moves(rules, state, out, count)
     return count
@@ -372,9 +374,11 @@ COUNTER_MULTIPLIER = np.uint64(0x100000001B3)
 def pile_term(rules, pile, pile_hash_value):
     """One pile's share of ``position_hash``. Rows (and cells) are summed without
     their identity, so positions that differ only in the order of rows (cells)
-    hash alike; reserves and foundations keep their identity."""
+    hash alike; reserves and foundations keep their identity, and so do rows
+    where a redeal gathers them in order (``ROWS_ORDERED``): their order
+    changes every later shuffle."""
     if pile < rules[FIRST_CELL]:
-        return _mix(pile_hash_value)
+        return _mix(pile_hash_value + np.uint64(rules[ROWS_ORDERED] * (pile + 1)))
     if pile < rules[FIRST_RESERVE]:
         return _mix(pile_hash_value ^ CELL_SALT)
     return _mix(pile_hash_value + np.uint64(pile + 1))

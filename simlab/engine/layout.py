@@ -132,7 +132,8 @@ REDEAL_GROUP = 25  # a redeal deals rows of this many cards (La Belle Lucie: 3)
 FIRST_STOCK = 26  # first pile after the reserves: the stock and waste, if any, then foundations
 ROWS_ALIKE = 27  # every row has the same spec: the kernels read row 0's once
 SOURCE_LIMIT = 28  # piles below this index may give cards (all but foundations, unless one gives)
-PILE_TABLE = 29
+ROWS_ORDERED = 29  # 1 when a redeal gathers the rows in order: then their order is part of a position
+PILE_TABLE = 30
 HEADER_LENGTH = PILE_TABLE
 
 # Fields of one pile's row in the pile table.
@@ -142,7 +143,7 @@ P_WRAP = 2  # building wraps K-A
 P_FILL = 3
 P_REFILL_FROM = 4  # with FILL_REFILL: the pile whose top card refills it
 P_ACCEPTS_FROM = 5  # bit (1 << kind) for every kind whose top card may move here
-P_GIVES = 6  # 1 if a player may move its top card away
+P_GIVES = 6  # 0: no card ever leaves; else the top card may leave while the pile holds at least this many
 P_VISIBLE = 7
 P_BASE = 8  # foundation: first card's rank index (0 = ace, 12 = king) or BASE_CHOSEN
 P_SUIT = 9  # foundation: the one suit it takes, or -1 for any
@@ -164,6 +165,7 @@ class PileSpec:
         refill_from: with ``FILL_REFILL``, the index of the pile that refills it.
         accepts_from: kinds (``KIND_*``) whose top card may be moved here.
         gives: whether a player may move its top card away.
+        keeps: with ``gives``, how many bottom cards never leave (Trefoil's aces: 1).
         visible: what a player sees of it (``VISIBLE_*``).
         base: a foundation's first rank (0 = ace) or ``BASE_CHOSEN``.
         suit: the one suit a foundation takes, or -1 for any.
@@ -178,6 +180,7 @@ class PileSpec:
     refill_from: int = -1
     accepts_from: tuple[int, ...] = ()
     gives: bool = True
+    keeps: int = 0
     visible: int = VISIBLE_ALL
     base: int = 0
     suit: int = -1
@@ -187,7 +190,8 @@ class PileSpec:
     def row(self) -> list[int]:
         """This pile's row of the pile table."""
         mask = sum(1 << kind for kind in set(self.accepts_from))
-        return [self.kind, self.build, int(self.wrap), self.fill, self.refill_from, mask, int(self.gives),
+        gives = 1 + self.keeps if self.gives else 0
+        return [self.kind, self.build, int(self.wrap), self.fill, self.refill_from, mask, gives,
                 self.visible, self.base, self.suit, self.limit]
 
 
@@ -350,6 +354,7 @@ class Layout:
         rules[ROWS_ALIKE] = int(len(set(specs[: self.rows])) <= 1)
         givers = [pile for pile, spec in enumerate(specs) if spec.gives]
         rules[SOURCE_LIMIT] = givers[-1] + 1 if givers else 0
+        rules[ROWS_ORDERED] = int(self.redeals > 0)
         for pile, spec in enumerate(specs):
             rules[PILE_TABLE + PILE_FIELDS * pile: PILE_TABLE + PILE_FIELDS * (pile + 1)] = spec.row()
         return rules

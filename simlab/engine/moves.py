@@ -106,12 +106,17 @@ def tape_randint(chance, position, n):
 
 @njit(cache=True)
 def redeal(rules, state, chance):
-    """Gather the rows (row 0 first, each bottom to top), shuffle them with the
-    next numbers of the chance tape (Fisher-Yates from the end, as PySolFC),
-    and deal them again from the end of the list: round ``r`` gives one card
-    to rows ``0 .. (n + r) // group - 1``, so rows of ``group`` cards and a last
-    shorter one."""
-    cards = np.empty(rules[N_CARDS], dtype=np.int64)
+    """``redeal_using`` with a scratch array of its own."""
+    redeal_using(rules, state, chance, np.empty(rules[N_CARDS], dtype=np.int64))
+
+
+@allocation_free
+def redeal_using(rules, state, chance, cards):
+    """Gather the rows (row 0 first, each bottom to top) into ``cards`` (scratch
+    of ``N_CARDS``), shuffle them with the next numbers of the chance tape
+    (Fisher-Yates from the end, as PySolFC), and deal them again from the end
+    of the list: round ``r`` gives one card to rows ``0 .. (n + r) // group - 1``,
+    so rows of ``group`` cards and a last shorter one."""
     n = 0
     for row in range(rules[FIRST_CELL]):
         for index in range(kernel.height(rules, state, row)):
@@ -180,6 +185,14 @@ def play(rules, state, move, chance, record):
         kernel.apply_move(rules, state, move)
         return
     copy_state(rules, state, record)
+    play_any(rules, state, move, chance, np.empty(rules[N_CARDS], dtype=np.int64))
+
+
+@allocation_free
+def play_any(rules, state, move, chance, cards):
+    """Make ``move`` of any kind in place, then the automatic refills; keeps no
+    record (the caller saves the state first). ``cards``: a redeal's scratch
+    (``N_CARDS``)."""
     kind = kernel.move_kind(move)
     source = (move // MOVE_BASE) % MOVE_BASE
     destination = move % MOVE_BASE
@@ -189,12 +202,21 @@ def play(rules, state, move, chance, record):
         recycle(rules, state, source, destination)
         add_counter(rules, state, COUNTER_RECYCLES, -1)
     elif kind == MOVE_REDEAL:
-        redeal(rules, state, chance)
+        redeal_using(rules, state, chance, cards)
         add_counter(rules, state, COUNTER_REDEALS, -1)
     elif kind == MOVE_DRAW:
         draw(rules, state, source, kernel.move_detail(move), destination)
         add_counter(rules, state, COUNTER_DRAWS, -1)
     refill(rules, state)
+
+
+@allocation_free
+def has_refills(rules):
+    """Whether some pile is refilled automatically (then even a card move is not its own inverse)."""
+    for pile in range(rules[N_PILES]):
+        if kernel.spec(rules, pile, P_FILL) == FILL_REFILL:
+            return True
+    return False
 
 
 @allocation_free

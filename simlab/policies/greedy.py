@@ -12,7 +12,9 @@ Each turn:
    b. put a card into an empty cell;
    c. put a card into an empty row.
    Ties go to the first source pile, then the first destination.
-3. With no such move the player gives up: the game is lost.
+3. With no such move the player redeals if it may, else uses Hoyle's draw
+   (a card that goes home first) or turns the stock (``playout.when_stuck``);
+   with none of those either, it gives up: the game is lost.
 
 Each build or move into a space places one more card "where it belongs", so a
 greedy game ends after a few hundred moves at most.
@@ -37,11 +39,13 @@ from simlab.policies.features import (
 from simlab.policies.playout import (
     END_STUCK,
     END_WON,
+    card_moves_first,
     end_at_cap,
     leads_to_seen,
     make_move,
     run_compiled,
     start_playout,
+    when_stuck,
 )
 from simlab.policies.record import PlayRecord
 
@@ -82,7 +86,10 @@ def greedy_playout(rules, board, zobrist, moves_out, max_moves):
         if kernel.is_won(rules, view):
             return END_WON, made
         count = kernel.legal_moves(rules, view, legal)
-        move = greedy_choice(rules, view, legal, count, zobrist, table)
+        cards = card_moves_first(legal, count)
+        move = greedy_choice(rules, view, legal, cards, zobrist, table)
+        if move < 0:
+            move = when_stuck(rules, legal, cards, count)
         if move < 0:
             return END_STUCK, made
         make_move(rules, board, move, moves_out, made, zobrist, table)

@@ -1,7 +1,9 @@
 """``heuristic``: how a good human plays the Castle family, as weighted features.
 
-Every legal move that does not bring back a position seen in this game gets a
-score; the best one is played (ties: first in pile order). A move's score is
+Every legal card move that does not bring back a position seen in this game
+gets a score; the best one is played (ties: first in pile order). With none
+left it redeals if it may, else uses Hoyle's draw or the stock
+(``playout.when_stuck``): a player cannot foresee what a redeal brings. A move's score is
 its own features (``move_score``) plus ``next_move`` times the score of the best
 move it makes possible: like a human, the player looks ``lookahead`` moves
 ahead (default 1; each further level again adds ``next_move`` times its best
@@ -73,12 +75,14 @@ from simlab.policies.features import (
 from simlab.policies.playout import (
     END_STUCK,
     END_WON,
+    card_moves_first,
     end_at_cap,
     foreseeable,
     leads_to_seen,
     make_move,
     run_compiled,
     start_playout,
+    when_stuck,
 )
 from simlab.policies.record import PlayRecord
 
@@ -154,6 +158,7 @@ def best_reply(rules, state, previous, weights, legal, depth):
     if kernel.is_won(rules, state):
         return weights[0]
     count = kernel.legal_moves(rules, state, legal[depth])
+    count = card_moves_first(legal[depth], count)  # the replies a player can foresee the worth of
     reverse = destination_pile(previous) * MOVE_BASE + source_pile(previous)
     best = -weights[DEAD_END]
     for i in range(count):
@@ -190,9 +195,10 @@ def heuristic_playout(rules, board, zobrist, moves_out, max_moves, weights, dept
         if kernel.is_won(rules, view):
             return END_WON, made
         count = kernel.legal_moves(rules, view, legal[0])
+        cards = card_moves_first(legal[0], count)
         best = -1
         best_score = -1e18
-        for i in range(count):
+        for i in range(cards):
             move = legal[0, i]
             if leads_to_seen(rules, view, move, zobrist, table):
                 continue
@@ -203,6 +209,8 @@ def heuristic_playout(rules, board, zobrist, moves_out, max_moves, weights, dept
             if score > best_score:
                 best = move
                 best_score = score
+        if best < 0:
+            best = when_stuck(rules, legal[0], cards, count)
         if best < 0:
             return END_STUCK, made
         make_move(rules, board, best, moves_out, made, zobrist, table)

@@ -19,7 +19,15 @@ from numba import njit
 
 from simlab.engine import kernel, moves, position_set
 from simlab.engine.game import Game, State
-from simlab.engine.layout import HAS_HIDDEN, HAS_SPECIAL, MOVE_CARD
+from simlab.engine.layout import (
+    FIRST_FOUNDATION,
+    HAS_HIDDEN,
+    HAS_SPECIAL,
+    MOVE_BASE,
+    MOVE_CARD,
+    MOVE_DRAW,
+    MOVE_REDEAL,
+)
 from simlab.policies.record import LOST, WON, PlayRecord
 
 END_WON = 0
@@ -82,6 +90,45 @@ def leads_to_seen(rules, view, move, zobrist, table):
     repeated = position_set.contains(table, kernel.position_hash(rules, view, zobrist))
     kernel.undo_move(rules, view, move)
     return repeated
+
+
+@njit(cache=True)
+def card_moves_first(legal, count):
+    """Reorder ``legal[:count]`` so that the card moves come first (in their
+    order); return how many there are. The built-in policies choose among card
+    moves and turn to the others only when stuck (``when_stuck``)."""
+    cards = 0
+    for i in range(count):
+        if kernel.move_kind(legal[i]) == MOVE_CARD:
+            move = legal[i]
+            for k in range(i, cards, -1):
+                legal[k] = legal[k - 1]
+            legal[cards] = move
+            cards += 1
+    return cards
+
+
+@njit(cache=True)
+def when_stuck(rules, legal, cards, count):
+    """What a built-in policy does when it makes no card move: redeal while it
+    may (a player redeals only when stuck: it cannot see what a redeal
+    brings), then Hoyle's draw, a card that goes home first, then turn the
+    stock or the waste; -1 if nothing is left. ``legal[cards:count]`` are the
+    moves other than card moves (``card_moves_first``)."""
+    best = -1
+    best_rank = 9
+    for i in range(cards, count):
+        move = legal[i]
+        kind = kernel.move_kind(move)
+        if kind == MOVE_REDEAL:
+            rank = 0
+        elif kind == MOVE_DRAW:
+            rank = 1 if move % MOVE_BASE >= rules[FIRST_FOUNDATION] else 2
+        else:
+            rank = 3
+        if rank < best_rank:
+            best, best_rank = move, rank
+    return best
 
 
 def run_compiled(game: Game, state: State, playout, *extra) -> PlayRecord:

@@ -18,17 +18,20 @@ from simlab.policies.playout import (
     END_REPEAT,
     END_STUCK,
     END_WON,
+    card_moves_first,
     end_at_cap,
     make_move,
     run_compiled,
     start_playout,
+    when_stuck,
 )
 from simlab.policies.record import PlayRecord
 
 
 @njit(cache=True)
 def random_playout(rules, board, zobrist, moves_out, max_moves, uniforms):
-    """Play uniformly random moves; ``uniforms[i]`` in [0, 1) picks move ``i``."""
+    """Play uniformly random card moves (``uniforms[i]`` in [0, 1) picks move
+    ``i``); with none, a redeal, a draw or the stock (``when_stuck``)."""
     table = start_playout(rules, board, zobrist, max_moves)
     view = board[1]
     legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
@@ -36,9 +39,13 @@ def random_playout(rules, board, zobrist, moves_out, max_moves, uniforms):
         if kernel.is_won(rules, view):
             return END_WON, made
         count = kernel.legal_moves(rules, view, legal)
-        if count == 0:
+        cards = card_moves_first(legal, count)
+        if cards > 0:
+            move = legal[min(int(uniforms[made] * cards), cards - 1)]
+        else:
+            move = when_stuck(rules, legal, cards, count)
+        if move < 0:
             return END_STUCK, made
-        move = legal[min(int(uniforms[made] * count), count - 1)]
         if not make_move(rules, board, move, moves_out, made, zobrist, table):
             return (END_WON if kernel.is_won(rules, view) else END_REPEAT), made + 1
     return end_at_cap(rules, view, max_moves)
@@ -46,7 +53,8 @@ def random_playout(rules, board, zobrist, moves_out, max_moves, uniforms):
 
 @register_policy
 class RandomPolicy(Policy):
-    """A uniformly random legal move; a repeated position ends the game (lost)."""
+    """A uniformly random legal card move; a repeated position ends the game
+    (lost). Redeals, draws and the stock only when no card move is left."""
 
     name = "random"
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 
 from simlab.engine.game import Game, State
-from simlab.engine.layout import HAS_SPECIAL
 from simlab.errors import SimlabError
 from simlab.solver.portfolio import portfolio_search
 from simlab.solver.replay import replays_to_win
@@ -38,7 +37,8 @@ def solve(
     table_bits: int = DEFAULT_TABLE_BITS,
 ) -> SolveResult:
     """Solve a deal (by number) or any position of ``game``, seeing every card
-    (in a game with hidden cards the verdict is ``thoughtful``: an upper bound).
+    and every shuffle to come (in a game with hidden cards or redeals the
+    verdict is ``thoughtful``: an upper bound on a player who cannot see them).
 
     Args:
         game: the game.
@@ -47,15 +47,10 @@ def solve(
         table_bits: the transposition table holds ``2**table_bits`` positions
             (8 bytes each); when it is 75% full the verdict is ``unknown``.
     """
-    if game.rules[HAS_SPECIAL]:
-        raise SolverError(
-            f"{game.name}: the solver searches games of card moves only; turning a stock, refills, "
-            "redeals and draws (simlab.engine.moves) are not searched yet"
-        )
-    information = "thoughtful" if game.has_hidden_cards else "open"
+    information = "thoughtful" if game.has_hidden_cards or game.has_chance else "open"
     start = game.initial_state(deal) if isinstance(deal, int) else deal
     clock = time.process_time()
-    status, nodes, codes = portfolio_search(game, start.array, budget, table_bits)
+    status, nodes, codes = portfolio_search(game, start.array, start.chance, budget, table_bits)
     seconds = time.process_time() - clock
     if status == STATUS_WON:
         moves = [game.move_from_code(int(code)) for code in codes]

@@ -21,6 +21,8 @@ from simlab.engine.layout import (
     AUTOPLAY,
     AUTOPLAY_DOWN_ANY_SUIT,
     AUTOPLAY_SAME_SUIT,
+    COUNTER_REDEALS,
+    COUNTER_SLOTS,
     FIRST_FOUNDATION,
     FOUNDATION_CHOSEN_BASE,
     FOUNDATION_MODE,
@@ -75,8 +77,24 @@ def safe_same_suit(rules, state, card):
 
 
 @allocation_free
+def shuffles_ahead(rules, state):
+    """Whether a redeal is still to come. Then no foundation play is safe: a
+    redeal gathers the fans with the cards they hold, so a card left in a fan
+    changes every later shuffle (the search, which knows the deal's shuffles,
+    may need to keep it there), and a play home must be searched as a choice."""
+    return rules[COUNTER_SLOTS] > 0 and kernel.counter(rules, state, COUNTER_REDEALS) > 0
+
+
+@allocation_free
 def is_safe(rules, state, card):
     """Whether playing ``card`` home (already known to be legal) is safe in this game."""
+    return not shuffles_ahead(rules, state) and safe_within_round(rules, state, card)
+
+
+@allocation_free
+def safe_within_round(rules, state, card):
+    """``is_safe`` for a search that ends at the next redeal (``simlab.solver.rounds``):
+    the rule of the game's kind, whatever shuffles lie ahead."""
     kind = rules[AUTOPLAY]
     if kind == AUTOPLAY_DOWN_ANY_SUIT:
         return safe_down_any_suit(rules, state, card)
@@ -109,6 +127,8 @@ def next_safe_play(rules, state):
     """A safe foundation play available now, or -1."""
     # Building down regardless of suit: only ranks up to the lowest foundation's
     # height can be safe; checking that first skips most cards cheaply.
+    if shuffles_ahead(rules, state):
+        return -1
     highest_safe_rank = lowest_foundation(rules, state) if rules[AUTOPLAY] == AUTOPLAY_DOWN_ANY_SUIT else 12
     for source in range(rules[FIRST_FOUNDATION]):
         card = kernel.top_card(rules, state, source)

@@ -258,7 +258,7 @@ def expand_best_first(rules, root, zobrist, budget, table_bits, weights, noise_s
                 tree = grown_tree(tree, nodes)
             tree.parent[nodes] = node
             tree.via[nodes] = move
-            tree.last_moved_to[nodes] = moved_to(move, autos)
+            tree.last_moved_to[nodes] = moved_to(move, autos, False)
             # a dead end is counted but never expanded, so neither stored nor queued
             if rearranges or not provably_lost_using(rules, work, workspace.relaxation):
                 pack(rules, work, tree.pool[nodes])

@@ -34,6 +34,14 @@ Once some pile can be emptied, every card can leave (into it, from the top of
 each pile down), so the computation stops there with "not lost".
 The relaxation ignores that a target holds one card at a time and the order in
 which things happen, which is why it only ever errs towards "not lost".
+
+Fans building down in suit (Fan, and La Belle Lucie or Trefoil once no redeal
+or draw is ahead) get the same relaxation with their own rules
+(``same_suit_lost``): a card's only target is the next higher card of its own
+suit, and an empty pile takes only a king (Fan) or nothing (La Belle Lucie),
+so an emptiable pile no longer frees every card: a king may leave into a pile
+other than its own that is empty or whose cards can all leave. The argument
+is the one above, word for word.
 """
 
 from __future__ import annotations
@@ -46,8 +54,14 @@ from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
     BUILD,
     BUILD_DOWN_ANY_SUIT,
+    BUILD_DOWN_SAME_SUIT,
+    COUNTER_DRAWS,
+    COUNTER_REDEALS,
+    COUNTER_SLOTS,
     EMPTY_FILL,
     FILL_ANY,
+    FILL_KINGS,
+    FILL_NONE,
     FIRST_CELL,
     FIRST_FOUNDATION,
     FIRST_RESERVE,
@@ -58,6 +72,7 @@ from simlab.engine.layout import (
     N_CARDS,
     N_RESERVES,
     OFFSET_BASE,
+    STOCK_PILE,
     WRAP,
 )
 
@@ -69,6 +84,24 @@ def relaxation_applies(rules):
         rules[BUILD] == BUILD_DOWN_ANY_SUIT and rules[WRAP] == 0 and rules[EMPTY_FILL] == FILL_ANY
         and rules[FOUNDATION_MODE] == FOUNDATION_BY_SUIT and rules[FOUNDATION_WRAP] == 0
         and rules[N_CARDS] == 52 and rules[N_RESERVES] == 0
+    )
+
+
+@allocation_free
+def same_suit_applies(rules, state):
+    """Whether ``same_suit_lost`` is argued for this game and position: fans
+    down in suit, no wrap, kings or nothing in a space, foundations by suit
+    from the ace, one deck, no cells or reserves, and no redeal or draw ahead
+    (they would bring new places for every card)."""
+    if rules[COUNTER_SLOTS] > 0:
+        if kernel.counter(rules, state, COUNTER_REDEALS) > 0 or kernel.counter(rules, state, COUNTER_DRAWS) > 0:
+            return False
+    return (
+        rules[BUILD] == BUILD_DOWN_SAME_SUIT and rules[WRAP] == 0
+        and (rules[EMPTY_FILL] == FILL_KINGS or rules[EMPTY_FILL] == FILL_NONE)
+        and rules[FOUNDATION_MODE] == FOUNDATION_BY_SUIT and rules[FOUNDATION_WRAP] == 0
+        and rules[N_CARDS] == 52 and rules[FIRST_RESERVE] == rules[FIRST_CELL] and rules[N_RESERVES] == 0
+        and rules[STOCK_PILE] < 0
     )
 
 
@@ -107,7 +140,9 @@ def relaxation_scratch(rules):
 def provably_lost_using(rules, state, scratch):
     """``provably_lost`` working in ``scratch`` (from ``relaxation_scratch``), so
     that the search's inner loop creates no array."""
-    if not relaxation_applies(rules) or state[rules[OFFSET_BASE]] != 0:
+    if not relaxation_applies(rules):
+        return same_suit_applies(rules, state) and same_suit_lost(rules, state, scratch)
+    if state[rules[OFFSET_BASE]] != 0:
         return False
     piles = rules[FIRST_RESERVE]  # rows, then cells
     for pile in range(piles):
@@ -181,3 +216,70 @@ def uncoverable(rules, state, pile, index, can_leave):
         if can_leave[kernel.card_at(rules, state, pile, above)] == 0:
             return False
     return True
+
+
+@allocation_free
+def same_suit_lost(rules, state, scratch):
+    """The relaxation for fans building down in suit (module docstring): True
+    when some card of a fan can never leave it."""
+    piles = rules[FIRST_CELL]
+    for index in range(scratch.shape[0]):
+        scratch[index] = 0
+    pile_of = scratch[:52]
+    place = scratch[52:104]
+    can_leave = scratch[104:156]
+    staying = scratch[156:]
+    pile_of[:] = -1
+    stuck = 0  # cards not (yet) known to be able to leave
+    for pile in range(piles):
+        staying[pile] = kernel.height(rules, state, pile)
+        stuck += staying[pile]
+        for index in range(staying[pile]):
+            card = kernel.card_at(rules, state, pile, index)
+            pile_of[card] = pile
+            place[card] = index
+    changed = True
+    while changed and stuck > 0:
+        changed = False
+        for pile in range(piles):
+            for index in range(kernel.height(rules, state, pile) - 1, -1, -1):
+                card = kernel.card_at(rules, state, pile, index)
+                if can_leave[card] == 1:
+                    continue
+                if not same_suit_destination(rules, state, card, pile, pile_of, place, can_leave, staying):
+                    break  # nor can any card below it leave, this round
+                can_leave[card] = 1
+                staying[pile] -= 1
+                stuck -= 1
+                changed = True
+    return stuck > 0
+
+
+@allocation_free
+def same_suit_destination(rules, state, card, pile, pile_of, place, can_leave, staying):
+    """``has_destination`` for fans building down in suit: home, the next
+    higher card of its suit, or (a king, where spaces take kings) a pile other
+    than its own that is empty or can be emptied."""
+    suit = card // 13
+    rank = card % 13
+    home = True
+    for lower in range(kernel.height(rules, state, rules[FIRST_FOUNDATION] + suit), rank):
+        if can_leave[suit * 13 + lower] == 0:
+            home = False
+            break
+    if home:
+        return True
+    if rank == 12:
+        if rules[EMPTY_FILL] != FILL_KINGS:
+            return False
+        for other in range(rules[FIRST_CELL]):
+            if other != pile and staying[other] == 0:
+                return True
+        return False
+    target = card + 1
+    target_pile = pile_of[target]
+    if target_pile < 0:
+        return False  # the next higher card is home, so this one is too: not reached
+    if can_leave[target] == 1:
+        return True
+    return target_pile != pile and uncoverable(rules, state, target_pile, place[target], can_leave)

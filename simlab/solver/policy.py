@@ -9,7 +9,8 @@ from simlab.params import Param
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
 from simlab.policies.record import PlayRecord
-from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, solve
+from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, SolverError, solve
+from simlab.solver.fair import play_fair
 from simlab.solver.replay import replay
 
 
@@ -19,20 +20,37 @@ class SolverPolicy(Policy):
     ``unknown`` when the budget or the table runs out first."""
 
     name = "solver"
-    sees_everything = True
     # Each version changes node counts (and possibly verdicts) at a given
     # budget, so results of an earlier version are not resumed:
     # 2: the cheap proofs of loss (simlab.solver.deadlock);
     # 3: best-first restarts with a bucket queue and children in the kernel's order.
     version = 3
     parameters = {
-        "budget": Param(int, DEFAULT_BUDGET, "most distinct positions searched per deal", low=1),
+        "mode": Param(str, "thoughtful", "thoughtful: knows the deal's future shuffles (an upper bound); "
+                      "fair: never looks at them, plans each round by sampling shuffles of its own "
+                      "(a lower bound; simlab.solver.fair)", choices=("thoughtful", "fair")),
+        "samples": Param(int, 6, "fair mode: shuffle sequences sampled to make and to score each round's plans",
+                         low=1, high=1000),
+        "sample_budget": Param(int, 200_000, "fair mode: most positions per solve against a sampled shuffle",
+                               low=1),
+        "budget": Param(int, DEFAULT_BUDGET, "most distinct positions searched per deal "
+                        "(fair mode: for the last round)", low=1),
         "table_bits": Param(
             int, DEFAULT_TABLE_BITS, "transposition table of 2**bits positions (8 bytes each)", low=10, high=30
         ),
     }
 
+    @property
+    def sees_everything(self) -> bool:  # type: ignore[override]
+        """Thoughtful mode reads the deal's future shuffles and hidden cards; fair mode does not."""
+        return self.params.get("mode", "thoughtful") == "thoughtful"
+
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
+        if self.params["mode"] == "fair" and game.has_chance:
+            if game.has_hidden_cards:
+                raise SolverError(f"{game.name}: the fair solver plays games whose cards are all face up")
+            return play_fair(game, state, rng, self.params["samples"], self.params["sample_budget"],
+                             self.params["budget"], self.params["max_moves"])
         result = solve(game, state, budget=self.params["budget"], table_bits=self.params["table_bits"])
         final = replay(game, state, result.moves)
         return PlayRecord(result.verdict, result.reason, result.moves, game.cards_home(final), result.nodes)

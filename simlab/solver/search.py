@@ -16,7 +16,17 @@ Pruning (each keeps the search complete; arguments in ``ordered_moves``):
 3. the card moved last is not moved again straight away, unless automatic
    plays followed its move (it could have gone to its new place directly);
 4. a position that ``simlab.solver.deadlock`` proves lost is counted but not
-   expanded.
+   expanded;
+5. where rows build down in suit, a foundation's card is not tried back on a
+   row unless a redeal is ahead (``foundation_card_may_return``).
+
+Moves other than one card between two piles (a redeal, a draw, turning a
+stock) and every move of a game with automatic refills are not their own
+inverse: the search saves the position before such a move (a *snapshot*, a
+few hundred bytes) and restores it when it backs up, and recomputes the
+tracked facts. It tries them after the card moves of a position. A redeal
+shuffles with the deal's chance tape (``chance``), so the search knows every
+shuffle to come: its verdict is ``thoughtful``.
 """
 
 from __future__ import annotations
@@ -26,13 +36,24 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from simlab.engine import kernel
+from simlab.engine import kernel, moves
 from simlab.engine.compiled import allocation_free
 from simlab.engine.features import URGENCY_WEIGHTS, cards_until_home, planned_base
 from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
-from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE, MOVE_BASE, N_CARDS, N_PILES
+from simlab.engine.layout import (
+    BUILD,
+    BUILD_DOWN_SAME_SUIT,
+    FIRST_CELL,
+    FIRST_FOUNDATION,
+    FIRST_RESERVE,
+    MOVE_BASE,
+    MOVE_CARD,
+    N_CARDS,
+    N_PILES,
+    STATE_SIZE,
+)
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
-from simlab.solver.autoplay import next_safe_play, safe_foundation
+from simlab.solver.autoplay import next_safe_play, safe_foundation, shuffles_ahead
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import next_rank
 
@@ -91,9 +112,9 @@ def quiet(rules, state, move):
     played home automatically: then no automatic play follows it (the position
     before it had none left, the foundations do not change, and the uncovered
     card is the only new top that could go home), and it cannot win."""
-    if move % MOVE_BASE >= rules[FIRST_FOUNDATION]:
-        return False
     source = move // MOVE_BASE
+    if move % MOVE_BASE >= rules[FIRST_FOUNDATION] or source >= rules[FIRST_FOUNDATION]:
+        return False  # a card back from a foundation would go home again at once
     height = kernel.height(rules, state, source)
     return height < 2 or safe_foundation(rules, state, kernel.card_at(rules, state, source, height - 2)) < 0
 
@@ -131,10 +152,11 @@ def try_move_and_plays(rules, state, move, zobrist, pile_hashes, card_piles, key
 
 
 @allocation_free
-def moved_to(move, automatic_plays):
-    """Where ``move`` put its card, when no automatic play followed it (the
-    "card moved last" rule of ``ordered_moves``), else -1."""
-    return move % MOVE_BASE if automatic_plays == 0 else -1
+def moved_to(move, automatic_plays, snapshot):
+    """Where ``move`` put its card, when it was a plain card move (no
+    ``snapshot``) and no automatic play followed it (the "card moved last"
+    rule of ``ordered_moves``), else -1."""
+    return move % MOVE_BASE if automatic_plays == 0 and not snapshot else -1
 
 
 # How a depth-first search orders its moves (each prunes the same moves, so each is complete).
@@ -271,6 +293,8 @@ def worth_searching(rules, state, move, last_moved_to, first_empty_row, first_em
     destination = move % MOVE_BASE
     if source == last_moved_to:
         return False
+    if source >= rules[FIRST_FOUNDATION]:
+        return foundation_card_may_return(rules, state)
     if destination < rules[FIRST_FOUNDATION] and kernel.height(rules, state, destination) == 0:
         if destination < rules[FIRST_CELL]:
             if destination != first_empty_row:
@@ -280,6 +304,20 @@ def worth_searching(rules, state, move, last_moved_to, first_empty_row, first_em
         elif destination != first_empty_cell:
             return False
     return True
+
+
+@allocation_free
+def foundation_card_may_return(rules, state):
+    """Whether the search tries a foundation's top card back on a row (in a game
+    that allows it): not when rows build down in suit and no redeal is ahead.
+    Argument: a card c returned there can only hold the card one below it of
+    its suit, which is home as long as c was; so the cards ever returned form
+    runs of one suit that hold nothing else and only cover tops or fill spaces.
+    Drop from a line every return and every later move of a returned card:
+    the other moves stay legal (their targets are uncovered, the foundations
+    hold at least as much) and the line still wins. With a redeal ahead the
+    returned cards would change what it gathers, so there they are searched."""
+    return rules[BUILD] != BUILD_DOWN_SAME_SUIT or shuffles_ahead(rules, state)
 
 
 @allocation_free
@@ -330,8 +368,12 @@ def ordered_moves(rules, state, last_moved_to, work, out, out_start, order, seed
     first_empty_row = first_empty(rules, state, 0, rules[FIRST_CELL])
     first_empty_cell = first_empty(rules, state, rules[FIRST_CELL], rules[FIRST_RESERVE])
     kept = 0
+    others = False
     for i in range(count):
         move = work.legal[i]
+        if kernel.move_kind(move) != MOVE_CARD:
+            others = True
+            continue
         if not worth_searching(rules, state, move, last_moved_to, first_empty_row, first_empty_cell):
             continue
         if order == ORDER_PLAIN:
@@ -340,6 +382,11 @@ def ordered_moves(rules, state, last_moved_to, work, out, out_start, order, seed
             score = order_score(rules, state, move, order, seed, position_key, work)
             insert_by_score(out, out_start, work.scores, kept, move, score)
         kept += 1
+    if others:  # redeals, draws, turning the stock: after every card move, in the kernel's order
+        for i in range(count):
+            if kernel.move_kind(work.legal[i]) != MOVE_CARD:
+                out[out_start + kept] = work.legal[i]
+                kept += 1
     return kept
 
 
@@ -350,12 +397,15 @@ LOG_LENGTH = 2  # automatic plays logged along the current line
 ROOT_AUTOS = 3  # automatic plays made at the start
 MAX_ENTRIES = 4  # positions the table takes before it must grow
 TABLE_BITS = 5  # the table may grow to 2**TABLE_BITS slots
-N_COUNTERS = 6
+SNAPSHOTS = 6  # snapshots in use along the current line
+REFILLS = 7  # 1 if the game refills piles automatically: then every move takes a snapshot
+N_COUNTERS = 8
 # A search starts with a table for this many positions (2**17 slots of 8 bytes,
 # 1 MiB, fewer for a smaller budget or table_bits) and grows it as it needs.
 FIRST_TABLE_ENTRIES = 1 << 16
 FIRST_DEPTHS = 1024  # the per-depth arrays start this long and grow
 FIRST_ARENA = 4096  # the arena starts with room for this many moves and grows
+FIRST_SNAPSHOTS = 8  # room for this many snapshots at first (La Belle Lucie's lines need at most 3)
 
 
 class DepthFirstSearch(NamedTuple):
@@ -383,15 +433,19 @@ class DepthFirstSearch(NamedTuple):
     keys: np.ndarray  # per depth: the hash of the position there
     pile_hashes: np.ndarray  # tracked facts of ``state`` (``simlab.engine.incremental``)
     card_piles: np.ndarray
+    chance: np.ndarray  # the chance tape redeals shuffle with (``simlab.engine.moves``)
+    snapshots: np.ndarray  # a position saved before each move of the line that is not its own inverse
+    scratch: np.ndarray  # ``N_CARDS`` int64 for a redeal
 
 
 @njit(cache=True)
-def new_depth_first(rules, state, budget, table_bits):
+def new_depth_first(rules, state, chance, budget, table_bits):
     """An empty ``DepthFirstSearch`` on ``state`` (``begin_depth_first`` starts it)."""
     table = new_position_set(min(budget, FIRST_TABLE_ENTRIES), table_bits)
     counters = np.zeros(N_COUNTERS, dtype=np.int64)
     counters[TABLE_BITS] = table_bits
     counters[MAX_ENTRIES] = capacity(table)
+    counters[REFILLS] = moves.has_refills(rules)
     return DepthFirstSearch(
         state=state,
         table=table,
@@ -406,18 +460,21 @@ def new_depth_first(rules, state, budget, table_bits):
         keys=np.empty(FIRST_DEPTHS, dtype=np.uint64),
         pile_hashes=np.empty(rules[N_PILES], dtype=np.uint64),
         card_piles=np.empty(rules[N_CARDS], dtype=np.int64),
+        chance=chance,
+        snapshots=np.empty((FIRST_SNAPSHOTS, rules[STATE_SIZE]), dtype=state.dtype),
+        scratch=np.empty(rules[N_CARDS], dtype=np.int64),
     )
 
 
 @njit(cache=True)
-def begin_depth_first(rules, state, zobrist, budget, table_bits, order, seed):
+def begin_depth_first(rules, state, chance, zobrist, budget, table_bits, order, seed):
     """A depth-first search from ``state``, ready for ``resume_depth_first``.
 
-    ``state`` becomes the search's own. The transposition table starts small
-    and grows to at most ``2**table_bits`` slots, or as many as ``budget``
-    positions need.
+    ``state`` becomes the search's own; ``chance`` is the deal's chance tape.
+    The transposition table starts small and grows to at most
+    ``2**table_bits`` slots, or as many as ``budget`` positions need.
     """
-    search = new_depth_first(rules, state, budget, table_bits)
+    search = new_depth_first(rules, state, chance, budget, table_bits)
     counters = search.counters
     counters[ROOT_AUTOS] = play_safe_moves(rules, state, search.auto_log, 0)
     counters[LOG_LENGTH] = counters[ROOT_AUTOS]
@@ -446,7 +503,7 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
         counters[DEPTH] = -1
         return STATUS_WON, search.auto_log[: counters[ROOT_AUTOS]].copy(), search
     work = new_workspace(rules)
-    moves = np.empty(0, dtype=np.int32)
+    line = np.empty(0, dtype=np.int32)
     while True:
         status = depth_first_steps(rules, zobrist, order, seed, node_limit, search, work)
         if status != STATUS_NEEDS_ROOM:
@@ -456,8 +513,8 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
             status = STATUS_MEMORY
             break
     if status == STATUS_WON:
-        moves = winning_line(search)
-    return status, moves, search
+        line = winning_line(search)
+    return status, line, search
 
 
 @njit(cache=True)
@@ -483,9 +540,13 @@ def with_room(search):
         chosen = grow(chosen, depth + 2)
         keys = grow(keys, depth + 2)
     arena = grow(search.arena, first[depth] + count[depth] + MAX_BRANCHING)
+    snapshots = search.snapshots
+    if counters[SNAPSHOTS] >= snapshots.shape[0]:
+        snapshots = np.empty((2 * snapshots.shape[0], snapshots.shape[1]), dtype=snapshots.dtype)
+        snapshots[: search.snapshots.shape[0]] = search.snapshots
     return True, DepthFirstSearch(
         search.state, table, search.auto_log, counters, arena, first, count, tried, autos_end, chosen, keys,
-        search.pile_hashes, search.card_piles,
+        search.pile_hashes, search.card_piles, search.chance, snapshots, search.scratch,
     )
 
 
@@ -501,6 +562,7 @@ def has_room(search, nodes, depth):
     return (
         nodes < search.counters[MAX_ENTRIES] and depth + 2 < search.first.shape[0]
         and start + MAX_BRANCHING <= search.arena.shape[0]
+        and search.counters[SNAPSHOTS] < search.snapshots.shape[0]
     )
 
 
@@ -534,7 +596,12 @@ def depth_first_steps(rules, zobrist, order, seed, node_limit, search, work):
         move = search.arena[search.first[depth] + search.tried[depth]]
         search.tried[depth] += 1
         rearranges = False  # set for a quiet move that only rearranges: the relaxation is skipped after it
-        if quiet(rules, state, move):
+        snapshot = takes_snapshot(search, move)
+        if snapshot:
+            outcome, key, new_length = try_snapshot_move(rules, zobrist, search, move, log_length)
+            if outcome == MOVE_SEEN:
+                continue
+        elif quiet(rules, state, move):
             # most moves tried lead to positions seen before: look the hash up
             # first and make the move only for a new position
             key = hash_after(rules, state, move, zobrist, search.pile_hashes, search.keys[depth])
@@ -556,7 +623,7 @@ def depth_first_steps(rules, zobrist, order, seed, node_limit, search, work):
         if outcome == MOVE_WINS:
             status = STATUS_WON
             break
-        last_moved_to = moved_to(move, new_length - log_length)
+        last_moved_to = moved_to(move, new_length - log_length, snapshot)
         log_length = new_length
         depth += 1
         go_deeper(rules, order, seed, search, work, depth, key, last_moved_to, rearranges)
@@ -575,6 +642,9 @@ def back_up(rules, zobrist, search, depth, log_length):
     if depth < 0:
         return depth, log_length
     log_length = search.autos_end[depth - 1] if depth > 0 else search.counters[ROOT_AUTOS]
+    if takes_snapshot(search, search.chosen[depth]):
+        restore_snapshot(rules, zobrist, search)  # the move and its automatic plays at once
+        return depth, log_length
     undo_moves_tracked(
         rules, search.state, search.auto_log, log_length, search.autos_end[depth], zobrist, search.pile_hashes,
         search.card_piles,
@@ -583,6 +653,44 @@ def back_up(rules, zobrist, search, depth, log_length):
         rules, search.state, search.chosen[depth], zobrist, search.pile_hashes, search.card_piles, np.uint64(0)
     )
     return depth, log_length
+
+
+@allocation_free
+def takes_snapshot(search, move):
+    """Whether ``move`` is made by saving the position first (not its own inverse)."""
+    return kernel.move_kind(move) != MOVE_CARD or search.counters[REFILLS] == 1
+
+
+@allocation_free
+def restore_snapshot(rules, zobrist, search):
+    """Put back the position saved last, with its tracked facts."""
+    slot = search.counters[SNAPSHOTS] - 1
+    search.counters[SNAPSHOTS] = slot
+    moves.copy_state(rules, search.snapshots[slot], search.state)
+    start_tracking(rules, search.state, zobrist, search.pile_hashes, search.card_piles)
+
+
+@allocation_free
+def try_snapshot_move(rules, zobrist, search, move, log_length):
+    """``try_move_and_plays`` for a move that ``takes_snapshot``: save the
+    position, make the move (``simlab.engine.moves.play_any``) and its
+    automatic plays, and add the position reached to the table (or restore the
+    saved one if it was seen before). Returns (outcome, key, log length)."""
+    state = search.state
+    slot = search.counters[SNAPSHOTS]
+    moves.copy_state(rules, state, search.snapshots[slot])
+    search.counters[SNAPSHOTS] = slot + 1
+    moves.play_any(rules, state, move, search.chance, search.scratch)
+    key = start_tracking(rules, state, zobrist, search.pile_hashes, search.card_piles)
+    new_length, key = play_safe_moves_tracked(
+        rules, state, search.auto_log, log_length, zobrist, search.pile_hashes, search.card_piles, key
+    )
+    if kernel.is_won(rules, state):
+        return MOVE_WINS, key, new_length
+    if not add(search.table, key):
+        restore_snapshot(rules, zobrist, search)
+        return MOVE_SEEN, key, log_length
+    return MOVE_NEW, key, new_length
 
 
 @allocation_free
@@ -608,19 +716,20 @@ def positions_searched(search: DepthFirstSearch) -> int:
 
 
 @njit(cache=True)
-def depth_first_search(rules, state, zobrist, budget, table_bits, order, seed):
+def depth_first_search(rules, state, chance, zobrist, budget, table_bits, order, seed):
     """Search from ``state`` (modified in place and restored only on failure)
     until it decides or has searched ``budget`` distinct positions.
 
-    ``order`` (``ORDER_*``) and ``seed`` choose the move order.
+    ``chance`` is the deal's chance tape; ``order`` (``ORDER_*``) and ``seed``
+    choose the move order.
 
     Returns:
         (status, nodes, moves): ``STATUS_*``; distinct positions searched; on a
         win every move from the start, automatic plays included, else empty.
     """
-    search = begin_depth_first(rules, state, zobrist, budget, table_bits, order, seed)
-    status, moves, search = resume_depth_first(rules, zobrist, order, seed, search, budget)
-    return status, search.counters[NODES], moves
+    search = begin_depth_first(rules, state, chance, zobrist, budget, table_bits, order, seed)
+    status, line, search = resume_depth_first(rules, zobrist, order, seed, search, budget)
+    return status, search.counters[NODES], line
 
 
 @njit(cache=True)

@@ -1,0 +1,170 @@
+"""The most cards a round of play can send home: an exhaustive search within
+one round (every move but a redeal), for the policies that plan round by round.
+
+A *round* is the play between two redeals (or after the last one). Within it
+every card is face up and no shuffle happens, so a player can search it
+exactly without peeking at anything: this is the simplest sound fair strategy
+for La Belle Lucie (``round_max``), and one of the plans the fair solver
+weighs. The search is depth-first over every legal move except a redeal (a
+draw included, once no redeal is left), with a set of the positions seen; it
+keeps the first line that reaches the most cards home. Each move is made with
+``simlab.engine.moves.play`` and followed by the safe plays home; the search
+saves the position before it and puts it back, so it works for every kind of
+move. Its budget counts distinct positions; a search cut short keeps
+the best line found so far (``RoundPlan.exhausted`` says which).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from simlab.engine import kernel, moves, position_set
+from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, MOVE_REDEAL, N_CARDS, N_PILES, STATE_SIZE
+from simlab.solver.autoplay import safe_within_round
+
+ROUND_BRANCHING = 512  # the most moves a position of a round lists (La Belle Lucie: under 150 with a draw)
+ROUND_DEPTH = 1024  # the longest line searched (a round of La Belle Lucie takes under 100 moves)
+DEFAULT_ROUND_BUDGET = 2_000_000  # distinct positions per round
+TABLE_BITS = 24  # the set of positions seen grows to 2**24 slots (128 MiB) at most
+
+
+class RoundPlan(NamedTuple):
+    """What ``best_round`` found.
+
+    Attributes:
+        moves: move codes from the position, the first line reaching ``home``.
+        home: cards on the foundations at its end.
+        exhausted: True if every position of the round was searched.
+        nodes: distinct positions searched.
+    """
+
+    moves: np.ndarray
+    home: int
+    exhausted: bool
+    nodes: int
+
+
+@njit(cache=True)
+def round_moves(rules, state, out):
+    """The legal moves of ``state`` other than a redeal, written to ``out``; their count."""
+    count = kernel.legal_moves(rules, state, out)
+    kept = 0
+    for i in range(count):
+        if kernel.move_kind(out[i]) != MOVE_REDEAL:
+            out[kept] = out[i]
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def play_home(rules, state, line, length):
+    """Make every safe play home (``autoplay.safe_within_round``: playing a card
+    home never lowers the most cards the round can send home, by the argument
+    of ``simlab.solver.autoplay``), appending them to ``line``; the new length."""
+    found = True
+    while found:
+        found = False
+        for source in range(rules[FIRST_FOUNDATION]):
+            card = kernel.top_card(rules, state, source)
+            if card < 0:
+                continue
+            for foundation in range(rules[FIRST_FOUNDATION], rules[N_PILES]):
+                if kernel.foundation_accepts(rules, state, foundation, card):
+                    if safe_within_round(rules, state, card):
+                        move = source * MOVE_BASE + foundation
+                        kernel.apply_move(rules, state, move)
+                        line[length] = move
+                        length += 1
+                        found = True
+                    break
+    return length
+
+
+@njit(cache=True)
+def hides_a_top(rules, state):
+    """Whether some pile's top card is hidden (``moves.HIDDEN``): a player cannot
+    plan past a card it has not seen, so the search does not go on from there."""
+    for pile in range(rules[N_PILES]):
+        if kernel.top_card(rules, state, pile) == moves.HIDDEN:
+            return True
+    return False
+
+
+@njit(cache=True)
+def most_home(rules, state, chance, zobrist, budget):
+    """Search the round from ``state`` (left as it was).
+
+    Each move is followed by the safe plays home; the position before it is
+    saved per depth and put back when the search backs up.
+
+    Returns:
+        (line, home, exhausted, nodes): as ``RoundPlan``.
+    """
+    state = state.copy()
+    size = rules[STATE_SIZE]
+    saved = np.empty((ROUND_DEPTH, size), dtype=state.dtype)
+    legal = np.empty((ROUND_DEPTH, ROUND_BRANCHING), dtype=np.int32)
+    count = np.zeros(ROUND_DEPTH, dtype=np.int64)
+    tried = np.zeros(ROUND_DEPTH, dtype=np.int64)
+    ends = np.zeros(ROUND_DEPTH + 1, dtype=np.int64)  # line length at each depth
+    line = np.empty(ROUND_DEPTH * 8 + rules[N_CARDS], dtype=np.int32)
+    best_line = np.empty_like(line)
+    scratch = np.empty_like(state)
+    table = position_set.new_position_set(min(budget, 1 << 16), TABLE_BITS)
+    ends[0] = play_home(rules, state, line, 0)
+    best_length = ends[0]
+    best_line[:best_length] = line[:best_length]
+    best = kernel.foundation_cards(rules, state)
+    position_set.add(table, kernel.position_hash(rules, state, zobrist))
+    nodes = 1
+    exhausted = True
+    count[0] = round_moves(rules, state, legal[0])
+    depth = 0
+    while depth >= 0 and best < rules[N_CARDS]:
+        if tried[depth] == count[depth]:
+            depth -= 1
+            if depth >= 0:
+                state[:] = saved[depth]
+            continue
+        if nodes >= position_set.capacity(table):
+            if not position_set.can_grow(table, TABLE_BITS):
+                exhausted = False
+                break
+            table = position_set.grown(table)
+        if nodes >= budget:
+            exhausted = False
+            break
+        move = legal[depth, tried[depth]]
+        tried[depth] += 1
+        saved[depth] = state
+        moves.play(rules, state, move, chance, scratch)
+        line[ends[depth]] = move
+        ends[depth + 1] = play_home(rules, state, line, ends[depth] + 1)
+        if not position_set.add(table, kernel.position_hash(rules, state, zobrist)):
+            state[:] = saved[depth]
+            continue
+        nodes += 1
+        home = kernel.foundation_cards(rules, state)
+        if home > best:
+            best = home
+            best_length = ends[depth + 1]
+            best_line[:best_length] = line[:best_length]
+        if depth + 1 == ROUND_DEPTH:
+            exhausted = False  # too long a line: not followed further
+            state[:] = saved[depth]
+            continue
+        depth += 1
+        count[depth] = round_moves(rules, state, legal[depth]) if not hides_a_top(rules, state) else 0
+        tried[depth] = 0
+    return best_line[:best_length].copy(), best, exhausted, nodes
+
+
+def best_round(game, array: np.ndarray, chance: np.ndarray, budget: int = DEFAULT_ROUND_BUDGET) -> RoundPlan:
+    """The first line from ``array`` (a position of ``game``) that sends the
+    most cards home without a redeal. ``chance`` is only read by a redeal, so a
+    round's search never uses it; it is passed for the move functions' sake."""
+    line, home, exhausted, nodes = most_home(game.rules, array, chance, kernel.ZOBRIST, budget)
+    return RoundPlan(line, int(home), bool(exhausted), int(nodes))
