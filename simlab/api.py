@@ -29,12 +29,13 @@ def load_config(path: str | Path) -> ExperimentConfig:
 
 def run(config: str | Path | dict[str, Any] | ExperimentConfig, *, n_jobs: int | None = None,
         backend: str | None = None, chunk_size: int | None = None, scheduler: str | None = None,
-        output: str | Path | None = None, progress: bool | None = None) -> pd.DataFrame:
+        deal_timeout: float | None = None, output: str | Path | None = None,
+        progress: bool | None = None) -> pd.DataFrame:
     """Run an experiment (resuming what its output folder already holds) and write its report.
 
     Args:
         config: a YAML file, an already parsed dict, or an ``ExperimentConfig``.
-        n_jobs, backend, chunk_size, scheduler: override the config's ``execution``.
+        n_jobs, backend, chunk_size, scheduler, deal_timeout: override the config's ``execution``.
         output: override the output folder.
         progress: show progress bars (default: only on a terminal).
 
@@ -53,7 +54,7 @@ def run(config: str | Path | dict[str, Any] | ExperimentConfig, *, n_jobs: int |
     elif not isinstance(config, ExperimentConfig):
         config = load_config(config)
     config = with_overrides(config, source="run()", n_jobs=n_jobs, backend=backend,
-                            chunk_size=chunk_size, scheduler=scheduler,
+                            chunk_size=chunk_size, scheduler=scheduler, deal_timeout=deal_timeout,
                             output=str(output) if output is not None else None)
     outcome = run_experiment(config, progress=progress)
     if outcome.failed:

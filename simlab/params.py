@@ -7,6 +7,7 @@ in one place (``resolve_params``) with one error grammar, after scikit-learn:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -41,13 +42,16 @@ class Param:
         name = {int: "an int", float: "a float", bool: "a bool", str: "a str"}[self.kind]
         if self.low is None and self.high is None:
             return name
-        low = "-inf" if self.low is None else f"{self.low:g}"
-        high = "inf" if self.high is None else f"{self.high:g}"
+        low = "-inf" if self.low is None else _bound(self.kind, self.low)
+        high = "inf" if self.high is None else _bound(self.kind, self.high)
         return f"{name} in [{low}, {high}]"
 
     def check(self, value: Any) -> Any:
-        """Return ``value`` coerced to ``kind``, or raise ``ValueError``."""
+        """Return ``value`` coerced to ``kind``, or raise ``ValueError`` (also for NaN or infinity:
+        a weight of NaN compares false with everything and silently breaks a policy)."""
         value = _coerce(self.kind, value)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError
         if self.choices is not None and value not in self.choices:
             raise ValueError
         if self.low is not None and value < self.low:
@@ -55,6 +59,11 @@ class Param:
         if self.high is not None and value > self.high:
             raise ValueError
         return value
+
+
+def _bound(kind: type, value: float) -> str:
+    """A bound as messages show it: an int bound in full (1000000, not 1e+06)."""
+    return str(int(value)) if kind is int else f"{value:g}"
 
 
 def _coerce(kind: type, value: Any) -> Any:
@@ -116,8 +125,9 @@ def resolve_params(
         try:
             resolved[key] = param.check(value)
         except (ValueError, TypeError):
+            finite = "a finite number, " if isinstance(value, float) and not math.isfinite(value) else ""
             raise ParameterError(
-                f"The '{key}' parameter of {owner} must be {param.describe()}. Got {value!r}."
+                f"The '{key}' parameter of {owner} must be {finite}{param.describe()}. Got {value!r}."
             ) from None
     return resolved
 

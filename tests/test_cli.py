@@ -52,7 +52,7 @@ def test_policies_lists_names_and_parameters(capsys):
     assert status == 0
     for name in POLICIES.names():
         assert f"\n{name}: " in f"\n{out}"
-    assert "max_moves=2000  (an int in [1, inf])" in out
+    assert "max_moves=2000  (an int in [1, 1000000])" in out
     assert "foundation=100.0  (a float in [0, inf]) bonus for playing a card home" in out
 
 
@@ -228,7 +228,7 @@ def test_unknown_names_exit_2_with_did_you_mean(capsys, argv, message):
         (["play", "citadel", "1", "--policy", "heuristic", "--policy-param", "dig=x"],
          "The 'dig' parameter of policy 'heuristic' must be a float in [0, inf]. Got 'x'."),
         (["play", "citadel", "1", "--policy", "greedy", "--policy-param", "max_moves=0"],
-         "The 'max_moves' parameter of policy 'greedy' must be an int in [1, inf]. Got '0'."),
+         "The 'max_moves' parameter of policy 'greedy' must be an int in [1, 1000000]. Got '0'."),
         (["deal", "citadel", "1", "--param", "deal"], "A parameter must be written key=value."),
         (["deal", "citadel", "0"], "a deal number must be an int of at least 1"),
         (["play", "citadel", "1"], "the following arguments are required: --policy"),

@@ -1,20 +1,31 @@
 """The ``simlab run FILE`` and ``simlab report FOLDER`` subcommands.
 
 ``simlab.cli`` calls ``add_parsers(subparsers)``; each handler returns the exit
-status: 2 for a config error (nothing written), 1 when some deals failed,
-130 when interrupted (every finished deal is kept), 0 otherwise.
+status (README, "Exit statuses"): 0 every deal played; 1 some deals failed
+(error rows, listed); 2 bad input (nothing written); 130 interrupted by Ctrl-C
+and 143 by SIGTERM (every finished deal is kept); 70 an internal error (a bug).
 Without ``simlab.cli`` they run as ``python -m simlab.experiments.commands``.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
-from typing import Any
+import traceback
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from simlab.errors import ConfigError
 
 EXIT_OK, EXIT_FAILED_DEALS, EXIT_CONFIG, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_TERMINATED = 128 + signal.SIGTERM  # 143, as a shell reports a process killed by SIGTERM
+EXIT_INTERNAL = 70  # EX_SOFTWARE of sysexits.h: a bug in simlab, not in the input
+MAX_LISTED_FAILURES = 10
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be so that both stop a run the same way."""
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -28,6 +39,8 @@ def add_parsers(subparsers: Any) -> None:
     run.add_argument("--backend", help="loky (default), threading, sequential or dask")
     run.add_argument("--chunk-size", type=int, help="deals per unit of work")
     run.add_argument("--scheduler", help="dask scheduler address, e.g. tcp://host:8786")
+    run.add_argument("--deal-timeout", type=float,
+                     help="seconds one deal may take before it is stopped and recorded as 'timeout'")
     run.add_argument("--output", help="output folder (default: results/<name>)")
     run.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="show progress bars (default: only on a terminal)")
@@ -37,6 +50,12 @@ def add_parsers(subparsers: Any) -> None:
         description="Rebuild every table, plot and report.md of FOLDER without replaying deals.")
     report.add_argument("folder", help="an experiment's output folder, e.g. results/default")
     report.set_defaults(func=report_command)
+    recover = subparsers.add_parser(
+        "recover", help="rebuild a damaged results.sqlite from the folder's deals.csv",
+        description="Rebuild FOLDER/results.sqlite from FOLDER/deals.csv and config.resolved.yaml "
+                    "(the damaged file is kept as results.sqlite.damaged); then rerun to play the rest.")
+    recover.add_argument("folder", help="an experiment's output folder, e.g. results/default")
+    recover.set_defaults(func=recover_command)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -46,26 +65,61 @@ def run_command(args: argparse.Namespace) -> int:
 
     config = None
     try:
-        config = load_config(args.file)
-        config = with_overrides(config, n_jobs=args.n_jobs, backend=args.backend,
-                                chunk_size=args.chunk_size, scheduler=args.scheduler,
-                                output=args.output)
-        outcome = run_experiment(config, progress=args.progress)
+        with sigterm_as_interrupt():
+            config = load_config(args.file)
+            config = with_overrides(config, n_jobs=args.n_jobs, backend=args.backend,
+                                    chunk_size=args.chunk_size, scheduler=args.scheduler,
+                                    deal_timeout=args.deal_timeout, output=args.output)
+            outcome = run_experiment(config, progress=args.progress)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIG
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         where = f" in {config.output}/" if config is not None else ""
-        print(f"\nInterrupted. Every finished deal is saved{where}; run the same command again "
+        cause = "Terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "Interrupted"
+        print(f"\n{cause}. Every finished deal is saved{where}; run the same command again "
               "to play the rest.", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return EXIT_TERMINATED if isinstance(interrupt, Terminated) else EXIT_INTERRUPTED
+    except Exception:  # noqa: BLE001  (a bug: say so, with the traceback, and a status of its own)
+        print(f"internal error (a bug in simlab, please report it):\n{traceback.format_exc()}",
+              file=sys.stderr)
+        return EXIT_INTERNAL
     _print_outcome(outcome.folder, outcome.played, outcome.frame)
     if outcome.failed:
-        print(f"{outcome.failed} deal(s) failed (the policy raised). See {outcome.folder}/errors.txt "
-              f"and the 'error' column of {outcome.folder}/deals.csv; a rerun retries them.",
-              file=sys.stderr)
+        _print_failures(outcome.folder, outcome.frame)
         return EXIT_FAILED_DEALS
     return EXIT_OK
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM raises ``Terminated`` (a ``KeyboardInterrupt``)."""
+    def raise_terminated(signum: int, frame: Any) -> None:
+        raise Terminated
+
+    try:
+        previous = signal.signal(signal.SIGTERM, raise_terminated)
+    except ValueError:  # not the main thread: leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _print_failures(folder: Any, frame: Any) -> None:
+    """The failed deals: how many, the first few with their cause, where the rest are."""
+    failed = frame[frame["verdict"] == "error"]
+    print(f"{len(failed)} deal(s) failed (the policy raised, its worker died, or it ran past "
+          f"deal_timeout); a rerun retries them:", file=sys.stderr)
+    for row in failed.head(MAX_LISTED_FAILURES).itertuples():
+        print(f"  {row.game} / {row.policy} / deal {row.deal}: {row.end_reason}: {row.error}",
+              file=sys.stderr)
+    if len(failed) > MAX_LISTED_FAILURES:
+        print(f"  … and {len(failed) - MAX_LISTED_FAILURES} more.", file=sys.stderr)
+    print(f"Tracebacks: {folder}/errors.txt; every failure: the 'error' column of {folder}/deals.csv.",
+          file=sys.stderr)
 
 
 def report_command(args: argparse.Namespace) -> int:
@@ -80,6 +134,20 @@ def report_command(args: argparse.Namespace) -> int:
     print(f"Rebuilt the tables, plots and report.md of {args.folder}/ from its database.")
     failed = int(tables["summary"]["failed"].sum()) if len(tables["summary"]) else 0
     return EXIT_FAILED_DEALS if failed else EXIT_OK
+
+
+def recover_command(args: argparse.Namespace) -> int:
+    """``simlab recover FOLDER``: returns the exit status."""
+    from simlab.experiments.report import recover
+
+    try:
+        rows = recover(args.folder)
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_CONFIG
+    print(f"Rebuilt {args.folder}/results.sqlite from deals.csv: {rows} deal(s). The damaged file is "
+          f"{args.folder}/results.sqlite.damaged. Run the experiment again to play what is missing.")
+    return EXIT_OK
 
 
 def _print_outcome(folder: Any, played: int, frame: Any) -> None:

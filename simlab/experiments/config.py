@@ -13,6 +13,7 @@ also rejects duplicate keys (a silent overwrite is a dropped key too).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,7 +27,16 @@ from simlab.registry import did_you_mean
 
 BACKENDS = ("loky", "threading", "sequential", "dask")
 DEFAULT_CHUNK_SIZE = 25
-_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# Seconds one deal of a user or built-in policy may take (the solver's budget is its own limit).
+DEFAULT_DEAL_TIMEOUT = 300.0
+_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+MAX_NAME_LENGTH = 100  # it names a folder; most file systems allow 255 bytes
+MAX_DEALS = 1_000_000  # deals of one experiment (each is a row per cell in memory and on disk)
+MAX_DEAL_NUMBER = 2**63 - 1  # the results database stores deal numbers as signed 64-bit ints
+MAX_CONFIG_BYTES = 1_000_000  # a config is a page of YAML; more is a mistake (or an attack)
+MAX_CONFIG_VALUES = 100_000  # values after aliases are expanded (a "billion laughs" bomb has 10**9)
+# A dask scheduler address: tcp://host:port (or another dask protocol), or host:port.
+_SCHEDULER_PATTERN = re.compile(r"((tcp|tls|ucx|ws|wss|inproc)://)?[A-Za-z0-9_.\-\[\]:]+:[0-9]{1,5}")
 
 TOP_KEYS = ("name", "description", "root_seed", "deals", "games", "policies", "claims",
             "execution", "output")
@@ -34,7 +44,7 @@ TOP_REQUIRED = ("name", "root_seed", "deals", "games", "policies")
 COMPONENT_KEYS = ("name", "params", "label")
 CLAIM_KEYS = ("game", "policy", "win_rate", "source", "tolerance", "text")
 CLAIM_REQUIRED = ("game", "policy", "win_rate", "source")
-EXECUTION_KEYS = ("n_jobs", "backend", "chunk_size", "scheduler")
+EXECUTION_KEYS = ("n_jobs", "backend", "chunk_size", "scheduler", "deal_timeout")
 
 
 @dataclass(frozen=True)
@@ -46,12 +56,15 @@ class Component:
         name: the registered name, or ``module:Class`` for a user policy.
         params: every parameter with its checked value (defaults filled in).
         version: the class's ``version``; it changes only when behaviour changes.
+        code: what else decides its results: ``source sha256:…`` of a user policy's
+            module, ``simlab X.Y.Z`` for a built-in (part of the store's cell key).
     """
 
     label: str
     name: str
     params: dict[str, Any]
     version: int
+    code: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "label": self.label, "params": dict(self.params)}
@@ -85,10 +98,11 @@ class Execution:
     backend: str = "loky"
     chunk_size: int = DEFAULT_CHUNK_SIZE
     scheduler: str | None = None
+    deal_timeout: float | None = DEFAULT_DEAL_TIMEOUT  # enforced by the loky backend's pool
 
     def to_dict(self) -> dict[str, Any]:
-        return {"n_jobs": self.n_jobs, "backend": self.backend,
-                "chunk_size": self.chunk_size, "scheduler": self.scheduler}
+        return {"n_jobs": self.n_jobs, "backend": self.backend, "chunk_size": self.chunk_size,
+                "scheduler": self.scheduler, "deal_timeout": self.deal_timeout}
 
 
 @dataclass(frozen=True)
@@ -130,6 +144,8 @@ class _StrictLoader(yaml.SafeLoader):
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
     seen: dict[Any, Any] = {}
     for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":  # `<<: *x`: merged keys may be overridden
+            continue
         key = loader.construct_object(key_node)
         if key in seen:
             raise yaml.constructor.ConstructorError(
@@ -149,23 +165,96 @@ def load_config(path: str | Path) -> ExperimentConfig:
         ConfigError: for a missing file, bad YAML, or any invalid content.
     """
     source = str(path)
+    return config_from_dict(parse_yaml(read_text(path, source), source), source=source)
+
+
+def read_text(path: str | Path, source: str) -> str:
+    """The file as text: UTF-8 (a UTF-8 byte order mark is allowed), at most ``MAX_CONFIG_BYTES``."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as file:
+            data = file.read(MAX_CONFIG_BYTES + 1)
     except OSError as error:
         raise ConfigError(f"{source}: cannot read the config file: {error.strerror}.") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{source}: the config file must be at most {MAX_CONFIG_BYTES:,} bytes. "
+                          "Got a larger file.")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
+        raise ConfigError(f"{source}: the config file must be UTF-8 text. Got UTF-16 (or binary) "
+                          "data; save it as UTF-8.")
     try:
-        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506  (a SafeLoader subclass)
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        raise ConfigError(f"{source}: the config file must be UTF-8 text. Got byte "
+                          f"0x{data[error.start]:02x} on line {line}, which is not UTF-8 (Latin-1 "
+                          "or Windows-1252?); save the file as UTF-8.") from None
+
+
+def parse_yaml(text: str, source: str) -> Any:
+    """The YAML document, its size after alias expansion checked before it is built."""
+    try:
+        node = yaml.compose(text, Loader=_StrictLoader)  # noqa: S506  (a SafeLoader subclass)
+        _check_expansion(node, source)
+        loader = _StrictLoader(text)
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
     except yaml.YAMLError as error:
         where = getattr(error, "problem_mark", None)
         at = f" (line {where.line + 1}, column {where.column + 1})" if where else ""
         problem = getattr(error, "problem", None) or str(error)
         raise ConfigError(f"{source}: not valid YAML{at}: {problem}.") from None
-    return config_from_dict(data, source=source)
 
 
-def config_from_dict(data: Any, source: str = "<config>") -> ExperimentConfig:
-    """Validate an already parsed config (a dict), naming ``source`` in errors."""
-    return _Validator(source).experiment(data)
+def _check_expansion(root: yaml.Node | None, source: str) -> None:
+    """Refuse a document whose aliases expand to more than ``MAX_CONFIG_VALUES`` values.
+
+    Aliases share nodes, so sizes are counted once per node (memoized): a
+    "billion laughs" document is measured in microseconds, never built.
+    """
+    sizes: dict[int, int] = {}
+
+    def size(node: yaml.Node) -> int:
+        if id(node) not in sizes:
+            sizes[id(node)] = 0  # a recursive alias counts as one value, not for ever
+            children = (node.value if isinstance(node, yaml.SequenceNode)
+                        else [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode)
+                        else [])
+            sizes[id(node)] = min(1 + sum(size(child) for child in children), MAX_CONFIG_VALUES + 1)
+        return sizes[id(node)]
+
+    if root is not None and size(root) > MAX_CONFIG_VALUES:
+        raise ConfigError(f"{source}: the config must expand to at most {MAX_CONFIG_VALUES:,} values. "
+                          "Got more: its YAML aliases (*name) repeat too much (an alias bomb?).")
+
+
+def config_from_dict(data: Any, source: str = "<config>", import_policies: bool = True) -> ExperimentConfig:
+    """Validate an already parsed config (a dict), naming ``source`` in errors.
+
+    ``import_policies=False`` takes a user policy's (already resolved) parameters
+    as written, without importing its module: for rebuilding a report, which
+    reads the cells from the database instead.
+    """
+    return _Validator(source, import_policies).experiment(data)
+
+
+def code_of(cls: type, name: str) -> str:
+    """What identifies the code of a game or policy class (``Component.code``)."""
+    import hashlib
+    import inspect
+    import sys
+
+    from simlab import __version__
+
+    if ":" not in name:
+        return f"simlab {__version__}"
+    try:
+        path = inspect.getsourcefile(sys.modules[cls.__module__])
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] if path else None
+    except (OSError, TypeError, KeyError):
+        digest = None
+    return f"source sha256:{digest}" if digest else "source unknown"
 
 
 # ----- validation -------------------------------------------------------------------
@@ -179,8 +268,9 @@ def _describe(value: Any) -> str:
 class _Validator:
     """Checks one config; ``source`` (the file name) prefixes every message."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, import_policies: bool = True) -> None:
         self.source = source
+        self.import_policies = import_policies
 
     def fail(self, path: str, message: str) -> NoReturn:
         raise ConfigError(f"{self.source}: {path}{message}")
@@ -215,8 +305,17 @@ class _Validator:
     def text(self, path: str, value: Any, pattern: re.Pattern[str] | None = None) -> str:
         if not isinstance(value, str) or not value.strip():
             self.expect(path, "a non-empty str", value)
-        if pattern is not None and not pattern.match(value):
-            self.expect(path, "a str of letters, digits, '_', '.' and '-' (it names a folder)", value)
+        if pattern is not None and not (pattern.fullmatch(value) and len(value) <= MAX_NAME_LENGTH):
+            self.expect(path, f"a str of letters, digits, '_', '.' and '-', at most {MAX_NAME_LENGTH} "
+                        "long (it names a folder)", value if len(value) <= 60 else f"{value[:40]}…")
+        return value
+
+    def path(self, path: str, value: Any) -> str:
+        """A folder path: text without control characters, each part a possible file name."""
+        value = self.text(path, value)
+        if any(ord(c) < 32 for c in value) or any(len(part.encode()) > 255 for part in Path(value).parts):
+            self.expect(path, "a folder path without control characters, each part at most 255 bytes",
+                        value if len(value) <= 60 else f"{value[:40]}…")
         return value
 
     def experiment(self, data: Any) -> ExperimentConfig:
@@ -232,7 +331,7 @@ class _Validator:
             name=name, root_seed=self.integer("root_seed", data["root_seed"], 0),
             deals=deals, deals_spec=deals_spec, games=games, policies=policies, claims=claims,
             execution=self.execution(data.get("execution", {})),
-            output=Path(self.text("output", output)),
+            output=Path(self.path("output", output)),
             description=self.description(data.get("description")),
             source=self.source,
         )
@@ -256,7 +355,9 @@ class _Validator:
     def deals(self, value: Any) -> tuple[tuple[int, ...], Any]:
         """Deal numbers from ``{start, count}`` or an explicit list (numbers >= 1)."""
         if isinstance(value, list):
-            numbers = [self.integer(f"deals[{i}]", v, 1) for i, v in enumerate(self.sequence("deals", value, 1))]
+            if len(value) > MAX_DEALS:
+                self.fail("deals", f" must list at most {MAX_DEALS:,} deals. Got {len(value):,}.")
+            numbers = [self.deal_number(f"deals[{i}]", v) for i, v in enumerate(self.sequence("deals", value, 1))]
             if len(set(numbers)) != len(numbers):
                 twice = sorted({n for n in numbers if numbers.count(n) > 1})
                 self.fail("deals", f" must list each deal once. Got {twice[:5]} more than once.")
@@ -264,9 +365,22 @@ class _Validator:
         if not isinstance(value, dict):
             self.expect("deals", "a mapping {start, count} or a list of deal numbers", value)
         spec = self.mapping("deals", value, ("start", "count"), ("start", "count"))
-        start = self.integer("deals.start", spec["start"], 1)
+        start = self.deal_number("deals.start", spec["start"])
         count = self.integer("deals.count", spec["count"], 1)
+        if count > MAX_DEALS:
+            self.expect("deals.count", f"an int in [1, {MAX_DEALS}] (deals of one experiment)", count)
+        if start + count - 1 > MAX_DEAL_NUMBER:
+            self.fail("deals", f" must end at deal {MAX_DEAL_NUMBER} (2**63 - 1) at most. Got start "
+                      f"{start} and count {count}, which end at {start + count - 1}.")
         return tuple(range(start, start + count)), {"start": start, "count": count}
+
+    def deal_number(self, path: str, value: Any) -> int:
+        """A deal number: 1 to 2**63 - 1 (what the results database can store)."""
+        number = self.integer(path, value, 1)
+        if number > MAX_DEAL_NUMBER:
+            self.expect(path, f"an int in [1, {MAX_DEAL_NUMBER}] (2**63 - 1, the largest deal number "
+                        "the results database stores)", value)
+        return number
 
     def components(self, path: str, value: Any, kind: str) -> tuple[Component, ...]:
         """The games or policies list; each item is a name or ``{name, params, label}``."""
@@ -290,9 +404,12 @@ class _Validator:
         if not isinstance(params, dict):
             self.expect(f"{path}.params", "a mapping of parameter names to values", params)
         label = self.text(f"{path}.label", item.get("label", name))
+        if ":" in name and not self.import_policies:
+            return Component(label=label, name=name, params=dict(params), version=0)
         cls = self.component_class(f"{path}.name", name, kind)
         resolved = self.parameters(f"{path}.params", cls, name, kind, params)
-        return Component(label=label, name=name, params=resolved, version=int(cls.version))
+        return Component(label=label, name=name, params=resolved, version=int(cls.version),
+                         code=code_of(cls, name))
 
     def component_class(self, path: str, name: str, kind: str) -> type:
         from simlab.games import GAMES
@@ -302,6 +419,9 @@ class _Validator:
             return GAMES.get(name) if kind == "game" else policy_class(name)
         except UnknownNameError as error:
             self.fail(path, f": {error}")
+        except SystemExit as exit_:  # a user module that calls sys.exit() while importing
+            self.fail(path, f": importing policy '{name}' failed: the module called sys.exit({exit_.code!r}) "
+                      "while being imported. Guard its script code with `if __name__ == '__main__':`.")
         except Exception as error:  # noqa: BLE001  (a user module that fails while importing)
             self.fail(path, f": importing policy '{name}' failed: {type(error).__name__}: {error}")
 
@@ -365,8 +485,18 @@ def execution_from(spec: Mapping[str, Any], checker: _Validator, where: Callable
     chunk_size = checker.integer(where("chunk_size"), spec.get("chunk_size", base.chunk_size), 1)
     scheduler = spec.get("scheduler", base.scheduler)
     if scheduler is not None:
-        checker.text(where("scheduler"), scheduler)
-    return Execution(n_jobs=n_jobs, backend=backend, chunk_size=chunk_size, scheduler=scheduler)
+        if not isinstance(scheduler, str) or not _SCHEDULER_PATTERN.fullmatch(scheduler):
+            checker.expect(where("scheduler"), "the address of a dask scheduler, such as "
+                           "tcp://10.0.0.5:8786 (or null)", scheduler)
+        if backend != "dask":
+            checker.fail(where("scheduler"), f" is used only by the dask backend. Got a scheduler with "
+                         f"backend {backend!r}: set backend to 'dask', or remove the scheduler.")
+    timeout = spec.get("deal_timeout", base.deal_timeout)
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                or not 0 < timeout < math.inf):
+        checker.expect(where("deal_timeout"), "a number of seconds > 0, or null for no limit", timeout)
+    return Execution(n_jobs=n_jobs, backend=backend, chunk_size=chunk_size, scheduler=scheduler,
+                     deal_timeout=None if timeout is None else float(timeout))
 
 
 def with_overrides(config: ExperimentConfig, source: str = "command line", **overrides: Any) -> ExperimentConfig:

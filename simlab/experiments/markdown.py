@@ -40,6 +40,7 @@ def report_markdown(config: ExperimentConfig, tables: dict[str, pd.DataFrame], f
         _other_figures(figures),
         _files(),
         "## Resolved config\n\n```yaml\n" + config.to_yaml() + "```\n",
+        _configs_seen(manifest.get("configs", [])),
         _manifest(manifest),
     ]
     return "\n".join(section for section in sections if section)
@@ -159,6 +160,27 @@ def _files() -> str:
             "and `results.sqlite` (the database every table is rebuilt from: "
             "`simlab report FOLDER`). CPU seconds differ from run to run; every other column "
             "is reproducible.\n")
+
+
+def _configs_seen(configs: list[dict[str, Any]]) -> str:
+    """Every config the folder's results came from, each as its changes from the one before."""
+    if not configs:
+        return ""
+    from simlab.experiments.history import config_changes
+
+    lines = ["## Configs this folder has seen\n",
+             "Cells whose game, policy, parameters or code changed were played afresh; the others "
+             "kept their deals. Each full config is in `manifest.json`.\n"]
+    previous = None
+    for entry in configs:
+        if previous is None:
+            lines.append(f"- {entry['recorded']}: the first config.")
+        else:
+            changes = config_changes(previous, entry["config"])
+            lines.append(f"- {entry['recorded']}: " + ("; ".join(f"`{c}`" for c in changes) if changes
+                                                        else "the same config, with changed code"))
+        previous = entry["config"]
+    return "\n".join(lines) + "\n"
 
 
 def _manifest(manifest: dict[str, Any]) -> str:

@@ -1,16 +1,20 @@
-"""Progress bars: deals done, rate and ETA overall, and each cell's running win rate.
+"""Progress: deals done, rate and ETA overall, and each cell's running win rate.
 
-Shown only on a terminal by default, so logs and CI output stay quiet.
+On a terminal: an overall bar plus one bar per cell (with its unknown count).
+Elsewhere (a log file, ``| tee``, CI, nohup): one plain line every
+``LOG_SECONDS`` seconds, so a long run can still be watched.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+import time
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tqdm import tqdm
 
-from simlab.policies.record import WON
+from simlab.policies.record import UNKNOWN, WON
 
 if TYPE_CHECKING:
     from simlab.experiments.config import ExperimentConfig
@@ -18,67 +22,117 @@ if TYPE_CHECKING:
     from simlab.experiments.worker import ChunkTask
 
 MAX_CELL_BARS = 24  # beyond this, one line per cell would not fit a screen
+LOG_SECONDS = 5.0  # between two log lines when the output is not a terminal
+MAX_LOGGED_CELLS = 8  # cells whose win rate a log line shows
+
+
+class CellCounts:
+    """One cell's running counts: won, played to a verdict, unknown."""
+
+    def __init__(self, label: str, won: int = 0, decided: int = 0, unknown: int = 0) -> None:
+        self.label, self.won, self.decided, self.unknown = label, won, decided, unknown
+
+    def add(self, rows: list[dict[str, Any]]) -> None:
+        played = [row for row in rows if row["verdict"] != "error"]
+        self.won += sum(row["verdict"] == WON for row in played)
+        self.unknown += sum(row["verdict"] == UNKNOWN for row in played)
+        self.decided += len(played)
+
+    def rate(self) -> str:
+        return f"{100 * self.won / self.decided:5.1f}%" if self.decided else "  -  "
+
+    def unknowns(self) -> str:
+        return f", {self.unknown} unknown" if self.unknown else ""
 
 
 class Progress:
-    """An overall bar plus one bar per (game, policy) cell.
+    """Bars on a terminal, log lines elsewhere, or nothing.
 
     Args:
         config: the experiment.
         cells: its cells.
         store: the database (for the deals a resumed run already has).
         tasks: the chunks this run will play.
-        enabled: show the bars; ``None`` = only when stderr is a terminal.
+        enabled: ``True`` bars, ``False`` nothing, ``None`` bars on a terminal and log
+            lines otherwise.
+        stream: where log lines go (stderr).
     """
 
     def __init__(self, config: ExperimentConfig, cells: list[Cell], store: ResultStore,
-                 tasks: list[ChunkTask], enabled: bool | None = None) -> None:
-        if enabled is None:
-            enabled = sys.stderr.isatty()
-        self.enabled = enabled
-        self.failed = 0
-        self.wins: dict[str, list[int]] = {}
+                 tasks: list[ChunkTask], enabled: bool | None = None, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        bars = enabled if enabled is not None else self.stream.isatty()
+        self.logging = enabled is None and not bars
+        self.failed, self.done = 0, 0
+        self.total = sum(len(task.deals) for task in tasks)
+        self.started = self.last_line = time.monotonic()
+        self.counts = self._stored_counts(config, cells, store) if bars or self.logging else {}
         self.cell_bars: dict[str, Any] = {}
-        total = sum(len(task.deals) for task in tasks)
-        self.overall = tqdm(total=total, desc="deals", unit="deal", disable=not enabled,
-                            dynamic_ncols=True, position=0)
-        if enabled and len(cells) <= MAX_CELL_BARS:
-            self._open_cell_bars(config, cells, store)
+        self.overall = tqdm(total=self.total, desc="deals", unit="deal", disable=not bars,
+                            dynamic_ncols=True, position=0, file=self.stream)
+        if bars and len(cells) <= MAX_CELL_BARS:
+            self._open_cell_bars(config, cells)
 
-    def _open_cell_bars(self, config: ExperimentConfig, cells: list[Cell], store: ResultStore) -> None:
+    @staticmethod
+    def _stored_counts(config: ExperimentConfig, cells: list[Cell], store: ResultStore) -> dict[str, CellCounts]:
         rows = store.rows([c.key for c in cells])
         rows = rows[rows["deal"].isin(set(config.deals)) & (rows["verdict"] != "error")]
-        width = max(len(f"{c.game.label} / {c.policy.label}") for c in cells)
-        for position, cell in enumerate(cells, start=1):
+        counts = {}
+        for cell in cells:
             mine = rows[rows["cell"] == cell.key]
-            self.wins[cell.key] = [int((mine["verdict"] == WON).sum()), len(mine)]
-            label = f"{cell.game.label} / {cell.policy.label}"
+            counts[cell.key] = CellCounts(f"{cell.game.label} / {cell.policy.label}",
+                                          int((mine["verdict"] == WON).sum()), len(mine),
+                                          int((mine["verdict"] == UNKNOWN).sum()))
+        return counts
+
+    def _open_cell_bars(self, config: ExperimentConfig, cells: list[Cell]) -> None:
+        width = max(len(self.counts[c.key].label) for c in cells)
+        for position, cell in enumerate(cells, start=1):
+            counts = self.counts[cell.key]
             self.cell_bars[cell.key] = tqdm(
-                total=len(config.deals), initial=len(mine), desc=f"{label:<{width}}", unit="deal",
-                position=position, leave=True, dynamic_ncols=True,
+                total=len(config.deals), initial=counts.decided, desc=f"{counts.label:<{width}}",
+                unit="deal", position=position, leave=True, dynamic_ncols=True, file=self.stream,
                 bar_format="{desc} {bar:20} {n_fmt}/{total_fmt} {postfix}")
             self._show_rate(cell.key)
 
     def _show_rate(self, key: str) -> None:
-        won, decided = self.wins[key]
-        rate = f"win {100 * won / decided:5.1f}%" if decided else "win   -  "
-        self.cell_bars[key].set_postfix_str(rate, refresh=False)
+        counts = self.counts[key]
+        self.cell_bars[key].set_postfix_str(f"win {counts.rate()}{counts.unknowns()}", refresh=False)
 
     def update(self, rows: list[dict[str, Any]]) -> None:
-        """Count one finished chunk."""
+        """Count one finished chunk (or part of one)."""
         failed = sum(row["verdict"] == "error" for row in rows)
+        self.failed += failed
+        self.done += len(rows)
         if failed:
-            self.failed += failed
             self.overall.set_postfix_str(f"failed {self.failed}", refresh=False)
         self.overall.update(len(rows))
         key = rows[0]["cell"] if rows else None
+        if key in self.counts:
+            self.counts[key].add(rows)
         if key in self.cell_bars:
-            self.wins[key][0] += sum(row["verdict"] == WON for row in rows)
-            self.wins[key][1] += len(rows) - failed
             self._show_rate(key)
             self.cell_bars[key].update(len(rows))
+        if self.logging and time.monotonic() - self.last_line >= LOG_SECONDS:
+            self.log_line()
+
+    def log_line(self) -> None:
+        """One plain line: deals done, rate, ETA, failures and the running win rates."""
+        self.last_line = time.monotonic()
+        elapsed = max(self.last_line - self.started, 1e-9)
+        rate = self.done / elapsed
+        eta = timedelta(seconds=round((self.total - self.done) / rate)) if rate else "unknown"
+        shown = list(self.counts.values())[:MAX_LOGGED_CELLS]
+        cells = "; ".join(f"{c.label} {c.rate().strip()}{c.unknowns()}" for c in shown)
+        more = f"; … {len(self.counts) - len(shown)} more cells" if len(self.counts) > len(shown) else ""
+        failed = f", {self.failed} failed" if self.failed else ""
+        print(f"[{time.strftime('%H:%M:%S')}] {self.done}/{self.total} deals "
+              f"({100 * self.done / max(self.total, 1):.0f}%), {rate:.1f} deals/s, ETA {eta}{failed} | "
+              f"win rates: {cells}{more}", file=self.stream, flush=True)
 
     def close(self) -> None:
         for bar in self.cell_bars.values():
             bar.close()
         self.overall.close()
+        if self.logging and self.done:  # the last word: where the run ended
+            self.log_line()

@@ -16,9 +16,9 @@ from typing import Any
 
 import pandas as pd
 
-from simlab.experiments.config import ExperimentConfig, load_config
+from simlab.experiments.config import ExperimentConfig, config_from_dict, load_config
 from simlab.experiments.plots import save_figures
-from simlab.experiments.store import DATABASE_NAME, ResultStore, deals_frame
+from simlab.experiments.store import DATABASE_NAME, ResultStore, deals_frame, stored_cells
 from simlab.experiments.tables import claims_table, comparisons_table, summarize
 
 # Files of an output folder besides the database (``store.DATABASE_NAME``), the
@@ -54,8 +54,10 @@ def package_versions() -> dict[str, str | None]:
 
 
 def build_manifest(config: ExperimentConfig, started: str, finished: str, played: int,
-                   sessions: list[dict[str, Any]]) -> dict[str, Any]:
-    """Where and how the results were made: versions, commit, times, execution."""
+                   sessions: list[dict[str, Any]], configs: list[dict[str, Any]] | None = None
+                   ) -> dict[str, Any]:
+    """Where and how the results were made: versions, commit, times, execution, and
+    every config the folder has seen (``store.configs``)."""
     from simlab import __version__
 
     commit, dirty = git_commit()
@@ -65,6 +67,7 @@ def build_manifest(config: ExperimentConfig, started: str, finished: str, played
         "platform": platform.platform(), "packages": package_versions(),
         "started": started, "finished": finished, "execution": config.execution.to_dict(),
         "deals_played_by_this_run": played, "sessions": sessions,
+        "configs": [{"recorded": c["recorded"], "config": c["config"]} for c in configs or []],
     }
 
 
@@ -113,14 +116,23 @@ def rebuild(folder: Path) -> dict[str, pd.DataFrame]:
         if not (folder / needed).is_file():
             raise ConfigError(f"{folder}: not an experiment folder: '{needed}' is missing. "
                               "Run the experiment first (simlab run FILE).")
-    config = load_config(folder / RESOLVED_CONFIG)
     with ResultStore(folder) as store:
-        frame = deals_frame(config, store, tracebacks=True)
+        configs = store.configs()
+        if configs:  # the cells as recorded: no user policy module is imported
+            last = configs[-1]
+            config = config_from_dict(last["config"], source=str(folder / RESOLVED_CONFIG),
+                                      import_policies=False)
+            cells = stored_cells(config, last["cells"])
+        else:  # a folder written before configs were recorded
+            config = load_config(folder / RESOLVED_CONFIG)
+            cells = None
+        frame = deals_frame(config, store, tracebacks=True, cells=cells)
         sessions = list(store.sessions())
     manifest = _stored_manifest(folder) or build_manifest(
         config, sessions[0]["started"] if sessions else "", sessions[-1]["finished"] if sessions else "",
         0, sessions)
     manifest["sessions"] = sessions
+    manifest["configs"] = [{"recorded": c["recorded"], "config": c["config"]} for c in configs]
     errors = frame[frame["verdict"] == "error"]
     return write_reports(folder, config, frame.drop(columns="traceback"), manifest, errors)
 
@@ -130,3 +142,44 @@ def _stored_manifest(folder: Path) -> dict[str, Any] | None:
         return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+
+
+def recover(folder: Path) -> int:
+    """Rebuild a damaged ``results.sqlite`` from ``deals.csv`` (the last report's deals).
+
+    The damaged file is kept beside it as ``results.sqlite.damaged``. Rows are
+    attached to the cells of ``config.resolved.yaml`` as its code is now; failed
+    deals are left out (a rerun retries them). Returns the rows recovered.
+
+    Raises:
+        ConfigError: the folder lacks the resolved config or the per-deal table.
+    """
+    from simlab.errors import ConfigError
+    from simlab.experiments.store import ROW_COLUMNS, cell_identity, cell_records, cells_of, typed_deals
+
+    folder = Path(folder)
+    for needed in (RESOLVED_CONFIG, "deals.csv"):
+        if not (folder / needed).is_file():
+            raise ConfigError(f"{folder}: cannot recover the database: '{needed}' is missing. Move "
+                              f"{folder / DATABASE_NAME} away and run the experiment again.")
+    config = load_config(folder / RESOLVED_CONFIG)
+    frame = typed_deals(pd.read_csv(folder / "deals.csv", keep_default_na=False))
+    cells = cells_of(config)
+    keys = {(c.game.label, c.policy.label): c.key for c in cells}
+    frame = frame[frame["verdict"] != "error"].assign(
+        cell=[keys.get(pair) for pair in zip(frame["game"], frame["policy"])], traceback="")
+    frame = frame[frame["cell"].notna()]
+    from simlab.experiments.lock import folder_lock
+    from simlab.experiments.runner import now
+
+    with folder_lock(folder):
+        for suffix in ("", "-wal", "-shm"):
+            damaged = folder / f"{DATABASE_NAME}{suffix}"
+            if damaged.exists():
+                damaged.replace(folder / f"{DATABASE_NAME}{suffix}.damaged")
+        with ResultStore(folder) as store:
+            for cell in cells:
+                store.add_cell(cell.key, cell_identity(cell.game, cell.policy, config.root_seed))
+            store.add_rows(frame[list(ROW_COLUMNS)].to_dict("records"))
+            store.add_config(now(), config.to_dict(), cell_records(config, cells))
+    return len(frame)

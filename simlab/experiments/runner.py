@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import sys
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -22,12 +24,24 @@ from joblib import Parallel, delayed, parallel_config
 
 from simlab.errors import ConfigError
 from simlab.experiments.config import Execution, ExperimentConfig
+from simlab.experiments.history import cell_lines, config_changes
+from simlab.experiments.lock import folder_lock
+from simlab.experiments.pool import SupervisedPool
 from simlab.experiments.progress import Progress
 from simlab.experiments.report import RESOLVED_CONFIG, build_manifest, write_reports
-from simlab.experiments.store import Cell, ResultStore, cell_identity, cells_of, deals_frame
+from simlab.experiments.store import (
+    Cell,
+    ResultStore,
+    cell_identity,
+    cell_records,
+    cells_of,
+    deals_frame,
+)
 from simlab.experiments.worker import ERROR, ChunkTask, play_chunk
 
 SCHEDULER_TIMEOUT = "10s"
+# Policies whose own node budget bounds every deal: ``deal_timeout`` does not apply to them.
+BUDGETED_POLICIES = ("solver",)
 
 
 class RunOutcome(NamedTuple):
@@ -58,24 +72,64 @@ def run_experiment(config: ExperimentConfig, progress: bool | None = None) -> Ru
         progress: show progress bars; ``None`` shows them only on a terminal.
 
     Raises:
-        ConfigError: for an unwritable output folder or an unreachable scheduler,
-            before anything is written.
+        ConfigError: for an unwritable output folder, an unreachable scheduler, a
+            folder another run is writing to, or a damaged database, before
+            anything in the folder is changed.
     """
     check_output(config.output, config.source)
     with backend_context(config.execution, config.source):
         folder = Path(config.output)
         folder.mkdir(parents=True, exist_ok=True)
+        with folder_lock(folder):
+            return _run_locked(config, folder, progress)
+
+
+def _run_locked(config: ExperimentConfig, folder: Path, progress: bool | None) -> RunOutcome:
+    """``run_experiment`` once the folder is ours: open the store first (a damaged
+    one stops the run before any file is rewritten), then play and report."""
+    started = now()
+    with ResultStore(folder) as store:
+        cells = cells_of(config)
+        configs = record_config(config, cells, store, started)
         (folder / RESOLVED_CONFIG).write_text(config.to_yaml(), encoding="utf-8")
-        started = now()
-        with ResultStore(folder) as store:
-            played = play_missing(config, cells_of(config), store, started, progress)
-            frame = deals_frame(config, store, tracebacks=True)
-            sessions = list(store.sessions())
-    manifest = build_manifest(config, started, now(), played, sessions)
+        played = play_missing(config, cells, store, started, progress)
+        frame = deals_frame(config, store, tracebacks=True, cells=cells)
+        sessions = list(store.sessions())
+    manifest = build_manifest(config, started, now(), played, sessions, configs)
     errors = frame[frame["verdict"] == ERROR]
     frame = frame.drop(columns="traceback")
     write_reports(folder, config, frame, manifest, errors)
     return RunOutcome(folder, frame, played, len(errors))
+
+
+def record_config(config: ExperimentConfig, cells: list[Cell], store: ResultStore,
+                  started: str) -> list[dict]:
+    """Record ``config`` if the folder has not seen it (or its cells); on a rerun with a
+    changed config, say what changed and which cells are kept or played afresh.
+
+    Returns:
+        Every config the folder has seen, oldest first.
+    """
+    records = cell_records(config, cells)
+    configs = store.configs()
+    last = configs[-1] if configs else None
+    if last is not None and last["config"] == config.to_dict() and last["cells"] == records:
+        return configs
+    known, counts = store.cell_identities(), store.deal_counts()
+    if known:  # a rerun: what changed, and what it means for the stored deals
+        changes = config_changes(last["config"], config.to_dict()) if last else []
+        lines = [f"{config.output}/ holds results of another config. Changes:" if changes
+                 else f"{config.output}/ holds results of earlier runs:"]
+        lines += [f"  {change}" for change in changes]
+        lines += [f"  {line}" for line in cell_lines(records, known, counts)]
+        say("\n".join(lines))
+    store.add_config(started, config.to_dict(), records)
+    return store.configs()
+
+
+def say(text: str) -> None:
+    """A notice for the user, beside the progress output (stderr)."""
+    print(text, file=sys.stderr, flush=True)
 
 
 def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore, started: str,
@@ -87,9 +141,11 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
     session = store.start_session(started, sum(len(t.deals) for t in tasks))
     bars = Progress(config, cells, store, tasks, enabled=progress)
     played, status = 0, "crashed"
+    stream = _dispatch(tasks, config.execution)
     try:
-        for rows in _dispatch(tasks, config.execution):
-            store.add_rows(rows)
+        for rows in stream:
+            with signals_deferred():  # a chunk is stored whole, or not at all
+                store.add_rows(rows)
             bars.update(rows)
             played += len(rows)
         status = "finished"
@@ -97,6 +153,7 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
         status = "interrupted"
         raise
     finally:
+        getattr(stream, "close", lambda: None)()  # stop the workers now, not at garbage collection
         bars.close()
         store.finish_session(session, now(), status, played)
     return played
@@ -117,15 +174,34 @@ def plan(config: ExperimentConfig, cells: list[Cell], store: ResultStore) -> lis
 
 
 def _task(config: ExperimentConfig, cell: Cell, deals: tuple[int, ...]) -> ChunkTask:
+    timeout = None if cell.policy.name in BUDGETED_POLICIES else config.execution.deal_timeout
     return ChunkTask(cell.key, cell.game.name, json.dumps(cell.game.params, sort_keys=True),
                      cell.policy.name, json.dumps(cell.policy.params, sort_keys=True),
-                     config.root_seed, deals)
+                     config.root_seed, deals, timeout)
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while the block runs (they arrive right after it)."""
+    deferred = {signal.SIGINT, signal.SIGTERM}
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no deferring
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, deferred)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _dispatch(tasks: list[ChunkTask], execution: Execution) -> Iterator[list[dict]]:
     """Each chunk's rows, as soon as it finishes (in no particular order)."""
     if not tasks:
         return iter(())
+    if execution.backend == "loky":
+        # simlab's own pool: a dead or endless worker costs its deal, not the run (pool.py).
+        workers = (os.cpu_count() or 1) if execution.n_jobs == -1 else execution.n_jobs
+        return SupervisedPool(min(workers, len(tasks))).run(tasks)
     if execution.backend == "dask":
         # The dask backend was made active by ``backend_context``; -1 = every worker.
         parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
@@ -184,10 +260,11 @@ def backend_context(execution: Execution, source: str) -> Iterator[None]:
 def _connect(client_class: type, address: object, source: str) -> object:
     """A dask client for ``address``, with a config error if it is out of reach."""
     try:
-        client = client_class(address, timeout=SCHEDULER_TIMEOUT)
-    except (OSError, TimeoutError) as error:
+        client = _client_within(client_class, address, SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as error:
         raise ConfigError(f"{source}: execution.scheduler must be the address of a running dask "
-                          f"scheduler. Got {address!r}, which cannot be reached ({error}).") from None
+                          f"scheduler. Got {address!r}: no dask scheduler answered within "
+                          f"{SCHEDULER_TIMEOUT} ({type(error).__name__}: {error}).") from None
     try:
         # Every host must run the same package versions, or results could differ.
         client.get_versions(check=True)
@@ -196,3 +273,32 @@ def _connect(client_class: type, address: object, source: str) -> object:
         raise ConfigError(f"{source}: execution.scheduler: the cluster's package versions differ "
                           f"from this machine's: {error}") from None
     return client
+
+
+def _client_within(client_class: type, address: object, timeout: str) -> object:
+    """``client_class(address)``, or ``TimeoutError`` after ``timeout``.
+
+    dask's own timeout does not cover a server that accepts the connection and
+    then says nothing (not a dask scheduler): its handshake waits for ever. So
+    the client is made in a daemon thread that is abandoned when time is up.
+    """
+    import threading
+
+    from dask.utils import parse_timedelta
+
+    outcome: dict[str, object] = {}
+
+    def connect() -> None:
+        try:
+            outcome["client"] = client_class(address, timeout=timeout)
+        except BaseException as error:  # noqa: BLE001  (re-raised in the caller's thread)
+            outcome["error"] = error
+
+    thread = threading.Thread(target=connect, daemon=True, name="simlab-dask-connect")
+    thread.start()
+    thread.join(parse_timedelta(timeout) + 1.0)
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    if "client" not in outcome:
+        raise TimeoutError("the address accepted a connection but did not answer as a scheduler")
+    return outcome["client"]

@@ -6,10 +6,15 @@ crash or ``kill -9`` of the run, so a rerun only plays what is missing.
 ``deals_frame`` reads them back as the per-deal table (``DEAL_COLUMNS``) that
 the runner returns and every report table is computed from.
 
-A *cell* is one game with its resolved parameters and version, one policy with
-its resolved parameters and version, and the root seed. Its key is a hash of
-exactly these, so results of different parameters never mix; labels and
-execution settings are not part of it.
+A *cell* is one game with its resolved parameters, version and code, one
+policy with its resolved parameters, version and code (``Component.code``: the
+source of a user policy's module, the simlab version for a built-in), and the
+root seed. Its key is a hash of exactly these, so results of different
+parameters or code never mix; labels and execution settings are not part of it.
+
+The database also keeps every config the folder has seen (``configs``) with the
+cells it had, so a rerun can say what changed and ``simlab report`` can read the
+cells back without importing a user's policy module.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any, Iterable, Iterator
 
 import pandas as pd
 
+from simlab.errors import ConfigError
 from simlab.experiments.config import Component, ExperimentConfig
 
 DATABASE_NAME = "results.sqlite"
@@ -49,14 +55,18 @@ CREATE TABLE IF NOT EXISTS sessions (
     started TEXT NOT NULL, finished TEXT, status TEXT NOT NULL, planned INTEGER NOT NULL,
     played INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS configs (
+    recorded TEXT NOT NULL, config TEXT NOT NULL, cells TEXT NOT NULL
+);
 """
 
 
 def cell_identity(game: Component, policy: Component, root_seed: int) -> dict[str, Any]:
     """Everything a cell's results depend on, and nothing else."""
     return {
-        "game": {"name": game.name, "version": game.version, "params": game.params},
-        "policy": {"name": policy.name, "version": policy.version, "params": policy.params},
+        "game": {"name": game.name, "version": game.version, "params": game.params, "code": game.code},
+        "policy": {"name": policy.name, "version": policy.version, "params": policy.params,
+                   "code": policy.code},
         "root_seed": root_seed,
     }
 
@@ -69,11 +79,16 @@ def cell_key(game: Component, policy: Component, root_seed: int) -> str:
 
 @dataclass(frozen=True)
 class Cell:
-    """One game x policy pair of the experiment and its database key."""
+    """One game x policy pair of the experiment and its database key.
+
+    ``information`` is the stored ``information_label`` of a cell read back from
+    the database (empty: compute it).
+    """
 
     key: str
     game: Component
     policy: Component
+    information: str = ""
 
 
 def cells_of(config: ExperimentConfig) -> list[Cell]:
@@ -81,15 +96,39 @@ def cells_of(config: ExperimentConfig) -> list[Cell]:
     return [Cell(cell_key(g, p, config.root_seed), g, p) for g in config.games for p in config.policies]
 
 
+def cell_records(config: ExperimentConfig, cells: list[Cell]) -> list[dict[str, Any]]:
+    """The cells as the ``configs`` table keeps them: key, labels, what the policy saw, identity."""
+    return [{"key": c.key, "game": c.game.label, "policy": c.policy.label,
+             "information": c.information or information_label(c),
+             "identity": cell_identity(c.game, c.policy, config.root_seed)} for c in cells]
+
+
+def stored_cells(config: ExperimentConfig, records: list[dict[str, Any]]) -> list[Cell]:
+    """``config``'s cells with the keys and information the database recorded for them."""
+    by_labels = {(r["game"], r["policy"]): r for r in records}
+    cells = []
+    for game in config.games:
+        for policy in config.policies:
+            record = by_labels[(game.label, policy.label)]
+            cells.append(Cell(record["key"], game, policy, record["information"]))
+    return cells
+
+
 class ResultStore:
     """The SQLite database of one output folder.
 
     Args:
         folder: the output folder (created by the caller).
+
+
+    Raises:
+        ConfigError: the file is not a sound SQLite database (nothing is written then).
     """
 
     def __init__(self, folder: Path) -> None:
         self.path = Path(folder) / DATABASE_NAME
+        if self.path.exists():
+            check_database(self.path)
         self._db = sqlite3.connect(self.path, timeout=30.0)
         self._db.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode: a commit survives a crash of this process (not a power cut).
@@ -141,6 +180,27 @@ class ResultStore:
             self._db.execute("UPDATE sessions SET finished = ?, status = ?, played = ? WHERE rowid = ?",
                              (finished, status, played, session))
 
+    def configs(self) -> list[dict[str, Any]]:
+        """Every config recorded in this folder, oldest first: recorded, config (a dict), cells."""
+        rows = self._db.execute("SELECT recorded, config, cells FROM configs ORDER BY rowid").fetchall()
+        return [{"recorded": recorded, "config": json.loads(config), "cells": json.loads(cells)}
+                for recorded, config, cells in rows]
+
+    def add_config(self, recorded: str, config: dict[str, Any], cells: list[dict[str, Any]]) -> None:
+        with self._db:
+            self._db.execute("INSERT INTO configs VALUES (?, ?, ?)",
+                             (recorded, json.dumps(config), json.dumps(cells, sort_keys=True)))
+
+    def cell_identities(self) -> dict[str, dict[str, Any]]:
+        """Every cell ever stored here: key to identity."""
+        return {key: json.loads(identity)
+                for key, identity in self._db.execute("SELECT cell, identity FROM cells")}
+
+    def deal_counts(self) -> dict[str, int]:
+        """Stored deals (played to a verdict) per cell key."""
+        rows = self._db.execute("SELECT cell, COUNT(*) FROM deals WHERE verdict != 'error' GROUP BY cell")
+        return dict(rows.fetchall())
+
     def sessions(self) -> Iterator[dict[str, Any]]:
         """Every run that wrote to this database, oldest first."""
         cursor = self._db.execute("SELECT started, finished, status, planned, played FROM sessions "
@@ -150,12 +210,35 @@ class ResultStore:
                    "planned": planned, "played": played}
 
 
-def deals_frame(config: ExperimentConfig, store: ResultStore, tracebacks: bool = False) -> pd.DataFrame:
-    """The per-deal table of this config's cells and deals, in config order.
+def check_database(path: Path) -> None:
+    """Fail with a message saying how to recover if ``path`` is not a sound SQLite database.
+
+    Opened read-only and immutable (no lock, no ``-wal``/``-shm`` files made), so a
+    damaged file and its folder are left exactly as they were.
+    """
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, timeout=30.0) as db:
+            problems = [row[0] for row in db.execute("PRAGMA quick_check")]
+        db.close()
+    except sqlite3.DatabaseError as error:
+        problems = [str(error)]
+    if problems != ["ok"]:
+        folder = path.parent
+        raise ConfigError(
+            f"{path}: the results database is damaged ({'; '.join(problems[:3])}). Nothing was changed. "
+            f"To recover, rebuild it from the per-deal table of the last report: simlab recover {folder} "
+            f"(it keeps the damaged file as {path.name}.damaged), or start afresh: move {path} "
+            "away and run again.")
+
+
+def deals_frame(config: ExperimentConfig, store: ResultStore, tracebacks: bool = False,
+                cells: list[Cell] | None = None) -> pd.DataFrame:
+    """The per-deal table of this config's cells (default ``cells_of(config)``) and deals,
+    in config order.
 
     Rows of other parameters or deals that share the database are left out.
     """
-    cells = cells_of(config)
+    cells = cells if cells is not None else cells_of(config)
     rows = store.rows([c.key for c in cells])
     position = {deal: i for i, deal in enumerate(config.deals)}
     rows = rows[rows["deal"].isin(position)]
@@ -164,22 +247,23 @@ def deals_frame(config: ExperimentConfig, store: ResultStore, tracebacks: bool =
     rows = rows.sort_values(["_cell", "_deal"], kind="stable")
     rows["game"] = rows["cell"].map({c.key: c.game.label for c in cells})
     rows["policy"] = rows["cell"].map({c.key: c.policy.label for c in cells})
-    rows["information"] = rows["cell"].map({c.key: information_label(c) for c in cells})
+    rows["information"] = rows["cell"].map({c.key: c.information or information_label(c) for c in cells})
     columns = list(DEAL_COLUMNS) + (["traceback"] if tracebacks else [])
     return typed_deals(rows[columns].reset_index(drop=True))
 
 
 def information_label(cell: Cell) -> str:
-    """``open`` when the game hides nothing (every player sees every card);
-    otherwise ``thoughtful`` for a policy that sees the hidden cards (the
-    solver: an upper bound on any real player) and ``fair`` for one that sees
-    only what a player sees."""
+    """``open`` when the game hides nothing (every player sees every card and
+    no shuffle is to come); otherwise ``thoughtful`` for a policy that sees the
+    hidden cards and future shuffles (the solver: an upper bound on any real
+    player) and ``fair`` for one that sees only what a player sees."""
     from simlab.games import make_game
-    from simlab.policies.catalog import policy_class
+    from simlab.policies.catalog import make_policy
 
-    if not make_game(cell.game.name, **cell.game.params).has_hidden_cards:
+    game = make_game(cell.game.name, **cell.game.params)
+    if not (game.has_hidden_cards or game.has_chance):
         return OPEN
-    return THOUGHTFUL if policy_class(cell.policy.name).sees_everything else FAIR
+    return THOUGHTFUL if make_policy(cell.policy.name, **cell.policy.params).sees_everything else FAIR
 
 
 def typed_deals(frame: pd.DataFrame) -> pd.DataFrame:

@@ -21,6 +21,8 @@ from simlab.policies.record import LOST, UNKNOWN, WON
 
 ERROR = "error"
 VERDICTS = (WON, LOST, UNKNOWN)
+# ``end_reason`` of error rows the supervisor writes (``pool.py``) besides a policy's own exception.
+TIMEOUT, WORKER_DIED = "timeout", "worker_died"
 
 
 class ChunkTask(NamedTuple):
@@ -33,6 +35,7 @@ class ChunkTask(NamedTuple):
     policy_params: str
     root_seed: int
     deals: tuple[int, ...]
+    timeout: float | None = None  # seconds a deal may take (``execution.deal_timeout``); None: no limit
 
 
 @lru_cache(maxsize=64)
@@ -52,21 +55,30 @@ def play_chunk(task: ChunkTask) -> list[dict[str, Any]]:
         nodes, cpu_seconds, error, traceback.
     """
     try:
-        game, policy = _components(task.game, task.game_params, task.policy, task.policy_params)
+        game, policy = components_of(task)
     except Exception as error:  # noqa: BLE001  (e.g. a user module missing on this worker)
-        return [_error_row(task.cell, deal, error, 0.0) for deal in task.deals]
-    return [_play_one(task.cell, game, policy, deal, task.root_seed) for deal in task.deals]
+        return [error_row(task.cell, deal, error, 0.0) for deal in task.deals]
+    return [play_one(task.cell, game, policy, deal, task.root_seed) for deal in task.deals]
 
 
-def _play_one(cell: str, game: Game, policy: Policy, deal: int, root_seed: int) -> dict[str, Any]:
+def components_of(task: ChunkTask) -> tuple[Game, Policy]:
+    """The task's game and policy; a ``sys.exit`` while importing a user module is an error too."""
+    try:
+        return _components(task.game, task.game_params, task.policy, task.policy_params)
+    except SystemExit as exit_:
+        raise RuntimeError(f"importing the policy called sys.exit({exit_.code!r})") from None
+
+
+def play_one(cell: str, game: Game, policy: Policy, deal: int, root_seed: int) -> dict[str, Any]:
+    """One deal's row; whatever the policy raises (even ``sys.exit``) becomes an error row."""
     # CPU time is reported, never used for results: it differs from run to run.
     start = time.process_time()
     try:
         record = play_deal(game, policy, deal, root_seed)
         if record.verdict not in VERDICTS:
             raise ValueError(f"the policy returned verdict {record.verdict!r}; expected one of {VERDICTS}")
-    except Exception as error:  # noqa: BLE001  (one bad deal must not stop the batch)
-        return _error_row(cell, deal, error, time.process_time() - start)
+    except (Exception, SystemExit) as error:  # noqa: BLE001  (one bad deal must not stop the batch)
+        return error_row(cell, deal, error, time.process_time() - start)
     return {
         "cell": cell, "deal": deal, "verdict": record.verdict, "end_reason": str(record.end_reason),
         "moves": int(record.move_count), "cards_home": int(record.cards_home),
@@ -75,10 +87,95 @@ def _play_one(cell: str, game: Game, policy: Policy, deal: int, root_seed: int) 
     }
 
 
-def _error_row(cell: str, deal: int, error: BaseException, seconds: float) -> dict[str, Any]:
+def error_row(cell: str, deal: int, error: BaseException, seconds: float) -> dict[str, Any]:
+    """The row of a deal whose policy raised ``error``."""
+    trace = "".join(traceback.format_exception(error))
+    if isinstance(error, SystemExit):  # its str() is just the code
+        message = f"SystemExit: the policy called sys.exit({error.code!r})"
+        trace += message + "\n"
+    else:
+        message = f"{type(error).__name__}: {error}"
+    return failure_row(cell, deal, ERROR, message, trace, seconds)
+
+
+def failure_row(cell: str, deal: int, reason: str, message: str, trace: str = "",
+                seconds: float = 0.0) -> dict[str, Any]:
+    """An error row: verdict ``error``, ``end_reason`` saying why (``error``, ``timeout``,
+    ``worker_died``), and the message."""
     return {
-        "cell": cell, "deal": deal, "verdict": ERROR, "end_reason": ERROR, "moves": 0,
-        "cards_home": 0, "nodes": 0, "cpu_seconds": seconds,
-        "error": f"{type(error).__name__}: {error}",
-        "traceback": "".join(traceback.format_exception(error)),
+        "cell": cell, "deal": deal, "verdict": ERROR, "end_reason": reason, "moves": 0,
+        "cards_home": 0, "nodes": 0, "cpu_seconds": seconds, "error": message,
+        "traceback": trace or message + "\n",
     }
+
+
+# ----- the worker process of the supervised pool (``pool.py``) ----------------------------
+PARENT_CHECK_SECONDS = 1.0
+
+
+def serve(connection: Any, parent_pid: int) -> None:
+    """A worker process's loop: receive a task, report each deal as it starts and ends.
+
+    The parent reads ``("start", deal)`` before a deal and ``("row", row)`` after it,
+    so when this process dies or overruns ``deal_timeout`` the parent knows which
+    deal it was on. ``None`` (or a closed pipe) ends the loop.
+    """
+    import signal
+    import threading
+
+    # Ctrl-C reaches the whole process group; the parent decides when workers stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, args=(parent_pid,), daemon=True).start()
+    while True:
+        try:
+            task = connection.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        _serve_task(connection, task)
+
+
+def _serve_task(connection: Any, task: ChunkTask) -> None:
+    try:
+        game, policy = components_of(task)
+    except Exception as error:  # noqa: BLE001  (reported per deal, like a raising policy)
+        for deal in task.deals:
+            connection.send(("row", error_row(task.cell, deal, error, 0.0)))
+        connection.send(("done", None))
+        return
+    first = task.cell not in _started_cells
+    if first and ":" in task.policy:
+        _warm_up(game, task.deals[0])
+    for deal in task.deals:
+        # A built-in policy's first deal in this process also compiles (or loads) its kernels:
+        # the parent gives it extra time. A user policy's game kernels are warmed up above.
+        connection.send(("start", (deal, first and ":" not in task.policy)))
+        first = False
+        _started_cells.add(task.cell)
+        connection.send(("row", play_one(task.cell, game, policy, deal, task.root_seed)))
+    connection.send(("done", None))
+
+
+_started_cells: set[str] = set()  # cells this worker process has played a deal of
+
+
+def _warm_up(game: Game, deal: int) -> None:
+    """Compile (or load) the game's kernels that a user policy calls, before its clock starts."""
+    try:
+        state = game.initial_state(deal)
+        moves = game.legal_moves(game.observe(state))
+        after = game.apply(state, moves[0]) if moves else state
+        game.position_hash(after), game.is_won(after), game.cards_home(after)
+    except Exception:  # noqa: BLE001, S110  (the deal itself will report any real problem)
+        pass
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    """Leave no orphan: a worker whose parent died (even by ``kill -9``) exits too."""
+    import os
+
+    while True:
+        time.sleep(PARENT_CHECK_SECONDS)
+        if os.getppid() != parent_pid:
+            os._exit(1)

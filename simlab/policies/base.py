@@ -16,7 +16,9 @@ from simlab.params import Param
 from simlab.policies.record import LOST, WON, PlayRecord
 
 COMMON_PARAMETERS: dict[str, Param] = {
-    "max_moves": Param(int, 2000, "moves after which an unfinished game counts as lost", low=1),
+    # Bounded: the compiled playouts allocate per move (10**9 moves would be 3.7 GiB a deal).
+    "max_moves": Param(int, 2000, "moves after which an unfinished game counts as lost", low=1,
+                       high=1_000_000),
 }
 
 

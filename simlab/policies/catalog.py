@@ -28,10 +28,16 @@ def policy_class(name: str) -> type[Policy]:
     except ImportError as error:
         raise UnknownNameError(f"Cannot import module '{module_name}' for policy '{name}': {error}.") from None
     cls = getattr(module, class_name, None)
-    if not (isinstance(cls, type) and issubclass(cls, Policy)):
+    if cls is None:
         raise UnknownNameError(
             f"Policy '{name}' must name a subclass of simlab.Policy; "
             f"module '{module_name}' has no such class '{class_name}'."
+        )
+    if not (isinstance(cls, type) and issubclass(cls, Policy)):
+        what = "a class" if isinstance(cls, type) else f"a {type(cls).__name__}"
+        raise UnknownNameError(
+            f"Policy '{name}' must name a subclass of simlab.Policy; "
+            f"'{class_name}' of module '{module_name}' is {what}, but not a Policy."
         )
     return cls
 

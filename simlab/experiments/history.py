@@ -1,0 +1,76 @@
+"""What changed since a folder's last run: the config's keys, and the cells replayed or kept.
+
+A rerun into a folder whose config changed prints these lines before playing,
+and ``report.md`` lists every config the folder has seen (``store.configs``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+MAX_SHOWN = 60  # characters of one value in a change line
+
+
+def config_changes(old: Any, new: Any, path: str = "") -> list[str]:
+    """Every key path whose value differs, as ``path: old → new`` (``output`` left out)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        lines = []
+        for key in list(old) + [k for k in new if k not in old]:
+            if key == "output" and not path:
+                continue
+            where = f"{path}.{key}" if path else str(key)
+            if key not in new:
+                lines.append(f"{where}: removed (was {_show(old[key])})")
+            elif key not in old:
+                lines.append(f"{where}: added ({_show(new[key])})")
+            else:
+                lines += config_changes(old[key], new[key], where)
+        return lines
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [line for i, (a, b) in enumerate(zip(old, new)) for line in config_changes(a, b, f"{path}[{i}]")]
+    return [] if old == new else [f"{path}: {_show(old)} → {_show(new)}"]
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
+
+
+def cell_lines(records: list[dict[str, Any]], known: dict[str, dict[str, Any]],
+               counts: dict[str, int]) -> list[str]:
+    """For each cell of the new config: kept (with its stored deals) or replayed, and why."""
+    lines = []
+    for record in records:
+        label = f"{record['game']} / {record['policy']}"
+        if counts.get(record["key"]):
+            lines.append(f"keeps {label}: {counts[record['key']]} deal(s) stored")
+            continue
+        lines.append(f"plays {label} from the start: {_why_new(record['identity'], known.values())}")
+    return lines
+
+
+def _why_new(identity: dict[str, Any], known: Any) -> str:
+    """Why a cell has no stored deals: what differs from the nearest stored cell."""
+    same_names = [old for old in known if old["game"]["name"] == identity["game"]["name"]
+                  and old["policy"]["name"] == identity["policy"]["name"]]
+    if not same_names:
+        return "a game and policy this folder has not played"
+    reasons: list[str] = []
+    old = same_names[-1]
+    for part in ("game", "policy"):
+        mine, theirs = identity[part], old[part]
+        if "code" not in theirs:
+            reasons.append("the results were stored by an earlier simlab whose cell key did not "
+                           "include the code's version")
+            break
+        if mine["params"] != theirs["params"]:
+            reasons.append(f"its {part} parameters changed")
+        if mine["version"] != theirs["version"]:
+            reasons.append(f"its {part}'s version changed ({theirs['version']} → {mine['version']})")
+        if mine["code"] != theirs["code"]:
+            reasons.append("its module's source changed" if mine["code"].startswith("source")
+                           else f"the {part} comes from another simlab ({theirs['code']} → {mine['code']})")
+    if identity["root_seed"] != old["root_seed"]:
+        reasons.append("the root seed changed")
+    return "; ".join(dict.fromkeys(reasons)) or "no deal of it is stored yet"

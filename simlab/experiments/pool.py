@@ -1,0 +1,198 @@
+"""The supervised worker pool of the ``loky`` backend: a dying or endless worker costs only its deal.
+
+joblib's process pool gives up on the whole run when one worker dies (a segfault
+in compiled code, the out-of-memory killer, ``os._exit``), and it cannot stop a
+task that never ends. Here the parent owns each worker process and its pipe: a
+worker says which deal it starts and sends each row as it ends. So the parent
+
+- turns the deal a dead worker was playing into an error row ``worker_died``
+  naming the cause, puts the rest of its chunk back in the queue, and starts a
+  new worker;
+- kills a worker whose deal has run longer than ``deal_timeout`` seconds, records
+  that deal as an error row ``timeout``, and goes on the same way;
+- on Ctrl-C or SIGTERM (``KeyboardInterrupt`` here) stops every worker before
+  the exception leaves, so none is left orphaned.
+
+Workers are started the way loky starts them (a fresh interpreter: no threads
+or locks inherited from the parent, the parent's ``sys.path``, and, unlike
+``multiprocessing``'s spawn, the parent's ``__main__`` is not re-run, so a
+script need not guard its code). A deal's result never depends on which worker
+played it, so requeued deals give the same rows.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any, Iterator
+
+from joblib.externals.loky.backend.context import get_context
+
+from simlab.experiments.worker import TIMEOUT, WORKER_DIED, ChunkTask, failure_row, serve
+
+POLL_SECONDS = 0.25  # how often deal timeouts are checked while nothing arrives
+# Extra seconds for the first deal of a cell in a worker: it also compiles the numba kernels
+# of the game and policy (15 s and more on a cold cache), which is not the policy's own time.
+FIRST_DEAL_GRACE = 120.0
+STOP_SECONDS = 5.0  # how long a worker gets to exit before it is killed
+
+
+@dataclass
+class _Worker:
+    """One worker process, its end of the pipe, and what it is doing."""
+
+    process: Any
+    connection: Connection
+    task: ChunkTask | None = None
+    deal: int | None = None  # the deal it is playing now
+    started: float = 0.0  # time.monotonic() when that deal started
+    grace: float = 0.0  # extra seconds that deal may take (``FIRST_DEAL_GRACE``)
+    rows: list[dict[str, Any]] = field(default_factory=list)  # rows of the task so far
+
+
+class SupervisedPool:
+    """``n_workers`` worker processes playing chunks, with per-deal supervision.
+
+    Args:
+        n_workers: worker processes to run at once. Each task's ``timeout`` is the
+            seconds one of its deals may take (``None``: no limit).
+    """
+
+    def __init__(self, n_workers: int) -> None:
+        self.n_workers = max(1, n_workers)
+        self.context = get_context("loky")
+        self.workers: list[_Worker] = []
+
+    def run(self, tasks: list[ChunkTask]) -> Iterator[list[dict[str, Any]]]:
+        """Rows of each chunk (or part of a chunk) as soon as they are final."""
+        queue = deque(tasks)
+        try:
+            while queue or any(w.task is not None for w in self.workers):
+                self._fill(queue)
+                yield from self._collect(queue)
+        finally:
+            self.close()
+
+    def _fill(self, queue: deque[ChunkTask]) -> None:
+        """Give every idle worker a task, starting workers as needed."""
+        while len(self.workers) < min(self.n_workers, len(self.workers) + len(queue)):
+            self.workers.append(self._start())
+        for worker in self.workers:
+            if worker.task is None and queue:
+                worker.task, worker.rows, worker.deal = queue.popleft(), [], None
+                worker.connection.send(worker.task)
+
+    def _start(self) -> _Worker:
+        parent, child = self.context.Pipe()
+        process = self.context.Process(target=serve, args=(child, os.getpid()), daemon=True,
+                                       name="simlab-worker")
+        process.start()
+        child.close()  # the parent keeps only its end, so a dead worker reads as EOF
+        return _Worker(process, parent)
+
+    def _collect(self, queue: deque[ChunkTask]) -> Iterator[list[dict[str, Any]]]:
+        """Wait a little for messages or deaths, then hand out what is final."""
+        busy = [w for w in self.workers if w.task is not None]
+        ready = set(wait([w.connection for w in busy] + [w.process.sentinel for w in busy],
+                         timeout=POLL_SECONDS))
+        for worker in busy:
+            if worker.connection in ready or worker.process.sentinel in ready:
+                finished = self._read(worker)
+                if finished is not None:
+                    yield finished
+                elif not worker.process.is_alive():
+                    yield self._replace(worker, queue, WORKER_DIED, _death_cause(worker.process))
+            elif self._overran(worker):
+                yield self._replace(worker, queue, TIMEOUT,
+                                    f"Timeout: the deal took longer than execution.deal_timeout "
+                                    f"({worker.task.timeout:g} s); its worker was stopped")
+
+    def _read(self, worker: _Worker) -> list[dict[str, Any]] | None:
+        """Read every waiting message; the chunk's rows once it is done, else None."""
+        try:
+            while worker.connection.poll():
+                kind, value = worker.connection.recv()
+                if kind == "start":
+                    (worker.deal, first), worker.started = value, time.monotonic()
+                    worker.grace = FIRST_DEAL_GRACE if first else 0.0
+                elif kind == "row":
+                    worker.rows.append(value)
+                    worker.deal = None
+                else:  # done
+                    rows, worker.task, worker.rows = worker.rows, None, []
+                    return rows
+        except (EOFError, OSError):
+            worker.process.join(STOP_SECONDS)  # it died: let its exit code arrive
+        return None
+
+    @staticmethod
+    def _overran(worker: _Worker) -> bool:
+        limit = worker.task.timeout if worker.task is not None else None
+        return (limit is not None and worker.deal is not None
+                and time.monotonic() - worker.started > limit + worker.grace)
+
+    def _replace(self, worker: _Worker, queue: deque[ChunkTask], reason: str,
+                 cause: str) -> list[dict[str, Any]]:
+        """Stop ``worker``; its finished rows plus an error row for its deal (or, if it died
+        before starting one, for its whole chunk); requeue the rest; start a new worker."""
+        task = worker.task
+        assert task is not None
+        _stop(worker, kill=True)
+        self.workers.remove(worker)
+        done = {row["deal"] for row in worker.rows}
+        if worker.deal is None:  # it died loading the game or policy: the whole chunk failed
+            failed = [d for d in task.deals if d not in done]
+            cause += " (while loading the game and policy)"
+        else:
+            failed = [worker.deal]
+        rows = worker.rows + [failure_row(task.cell, deal, reason, cause) for deal in failed]
+        rest = tuple(d for d in task.deals if d not in done and d not in failed)
+        if rest:
+            queue.appendleft(task._replace(deals=rest))
+        return rows
+
+    def close(self) -> None:
+        """Stop every worker (politely first, then by force) and wait for each."""
+        for worker in self.workers:
+            try:
+                worker.connection.send(None)
+            except OSError:
+                pass
+        for worker in self.workers:
+            _stop(worker, kill=worker.task is not None)
+        self.workers.clear()
+
+
+def _stop(worker: _Worker, kill: bool) -> None:
+    """End ``worker``'s process: at once if ``kill`` (it may be mid-deal), else when it exits."""
+    if kill:
+        _kill(worker.process)
+    worker.process.join(STOP_SECONDS)
+    if worker.process.is_alive():
+        _kill(worker.process)
+        worker.process.join()
+    worker.connection.close()
+
+
+def _kill(process: Any) -> None:
+    """SIGKILL ``process`` if it still runs (loky's process objects have no ``kill``)."""
+    if process.is_alive():
+        try:
+            os.kill(process.pid, signal.SIGKILL)
+        except ProcessLookupError:  # it ended meanwhile
+            pass
+
+
+def _death_cause(process: Any) -> str:
+    """Why a worker process ended, in words a user can act on."""
+    code = process.exitcode
+    if code is not None and code < 0:
+        name = signal.Signals(-code).name if -code in signal.valid_signals() else f"signal {-code}"
+        hint = {"SIGKILL": " (often the out-of-memory killer)", "SIGSEGV": " (a crash in native code)"}
+        return f"WorkerDied: the worker process was killed by {name}{hint.get(name, '')} while playing this deal"
+    return (f"WorkerDied: the worker process exited with status {code} while playing this deal "
+            "(os._exit, or a fault in native code)")

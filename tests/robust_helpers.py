@@ -1,0 +1,62 @@
+"""Helpers of the tests of issue 16 (``test_robust_*.py``): configs written to disk
+and the real ``simlab`` command run in a fresh process, as a user runs it."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent
+SIMLAB = [sys.executable, "-m", "simlab.cli"]
+ENV = {**os.environ, "PYTHONPATH": f"{TESTS}:{REPO}"}
+
+
+def config(output: Path, **changes: Any) -> dict[str, Any]:
+    """A tiny config into ``output``: 6 deals of Citadel under random play, one worker."""
+    data: dict[str, Any] = {
+        "name": "robust", "root_seed": 3, "deals": {"start": 1, "count": 6},
+        "games": ["citadel"], "policies": ["random"],
+        "execution": {"n_jobs": 1, "chunk_size": 3}, "output": str(output),
+    }
+    data.update(changes)
+    return data
+
+
+def write_config(path: Path, data: dict[str, Any] | str) -> Path:
+    path.write_text(data if isinstance(data, str) else yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def simlab(*argv: str, cwd: Path = REPO, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    """``simlab argv...`` in a fresh process: its status, stdout and stderr."""
+    return subprocess.run([*SIMLAB, *argv], capture_output=True, text=True, cwd=cwd,
+                          timeout=timeout, env=ENV)
+
+
+def start(*argv: str, cwd: Path = REPO) -> subprocess.Popen[str]:
+    """``simlab argv...`` started in its own session (so signals reach only it and its workers)."""
+    return subprocess.Popen([*SIMLAB, *argv], cwd=cwd, env=ENV, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def stored_rows(output: Path) -> list[tuple[Any, ...]]:
+    """(deal, verdict, end_reason, error) of every stored row; [] before the database exists."""
+    try:
+        with sqlite3.connect(output / "results.sqlite", timeout=5) as db:
+            return db.execute("SELECT deal, verdict, end_reason, error FROM deals ORDER BY deal").fetchall()
+    except sqlite3.OperationalError:
+        return []
+
+
+def folder_state(folder: Path) -> dict[str, str]:
+    """Every file of ``folder`` and the hash of its bytes."""
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}

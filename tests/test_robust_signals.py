@@ -1,0 +1,70 @@
+"""SIGTERM stops a run like Ctrl-C: finished deals kept, a message, no worker left
+running, status 143 (130 for Ctrl-C); a rerun plays only the rest (issue 16)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+from robust_helpers import config, simlab, start, stored_rows, write_config
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
+DEALS = 60
+
+
+def slow_config(folder: Path) -> tuple[Path, Path]:
+    """About 3 s of work on 2 workers: a first-move policy that sleeps 50 ms a deal."""
+    output = folder / "out"
+    data = config(output, deals={"start": 1, "count": DEALS},
+                  policies=[{"name": "experiment_helpers:FirstMove", "params": {"delay": 0.05}}],
+                  execution={"n_jobs": 2, "chunk_size": 2})
+    return write_config(folder / "slow.yaml", data), output
+
+
+def interrupt_partway(folder: Path, deliver: str) -> tuple[int, str, list[int], Path, Path]:
+    """Start ``simlab run``, send SIGTERM to it (or SIGINT to its group, as a terminal's
+    Ctrl-C does) once some deals are stored; return status, stderr, its workers, paths."""
+    path, output = slow_config(folder)
+    process = start("run", str(path), "--no-progress")
+    deadline = time.monotonic() + 120
+    while len(stored_rows(output)) < 4 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    workers = [p.pid for p in psutil.Process(process.pid).children(recursive=True)]
+    if deliver == "SIGTERM":
+        os.kill(process.pid, signal.SIGTERM)  # the parent only, as `kill PID` or a scheduler does
+    else:
+        os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    return process.returncode, err, workers, path, output
+
+
+def no_process_left(pids: list[int]) -> bool:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        alive = [pid for pid in pids if psutil.pid_exists(pid)
+                 and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
+        if not alive:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.parametrize(("deliver", "status", "word"), [("SIGTERM", 143, "Terminated (SIGTERM)"),
+                                                          ("SIGINT", 130, "Interrupted")])
+def test_a_signal_keeps_finished_deals_stops_workers_and_resumes(tmp_path: Path, deliver: str,
+                                                                  status: int, word: str) -> None:
+    code, err, workers, path, output = interrupt_partway(tmp_path, deliver)
+    assert code == status, err
+    assert f"{word}. Every finished deal is saved in {output}/" in err
+    assert "Traceback" not in err
+    assert workers and no_process_left(workers)
+    kept = len(stored_rows(output))
+    assert 4 <= kept < DEALS
+    result = simlab("run", str(path), "--no-progress")
+    assert result.returncode == 0, result.stderr
+    assert f"Played {DEALS - kept} deal(s)" in result.stdout
