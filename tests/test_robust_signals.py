@@ -68,3 +68,17 @@ def test_a_signal_keeps_finished_deals_stops_workers_and_resumes(tmp_path: Path,
     result = simlab("run", str(path), "--no-progress")
     assert result.returncode == 0, result.stderr
     assert f"Played {DEALS - kept} deal(s)" in result.stdout
+
+
+def test_an_internal_error_has_its_own_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from simlab.experiments import commands, runner
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(runner, "run_experiment", broken)
+    path, _ = slow_config(tmp_path)
+    assert commands.main(["run", str(path)]) == commands.EXIT_INTERNAL == 70
+    err = capsys.readouterr().err
+    assert "internal error (a bug in simlab, please report it)" in err and "RuntimeError: a bug" in err

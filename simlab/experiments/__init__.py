@@ -5,10 +5,13 @@ Modules (imported on demand, so worker processes stay light):
 - ``config``: the YAML schema and its validation (``load_config``).
 - ``worker``: what a worker process runs (a chunk of deals of one cell).
 - ``store``: the SQLite results database of an output folder.
-- ``runner``: planning, dispatch through joblib (loky or dask), resuming.
+- ``pool``: the supervised worker processes of the loky backend (a dead or endless
+  worker costs its deal, not the run).
+- ``lock``, ``history``: one run per folder; what changed since the folder's last run.
+- ``runner``: planning, dispatch (the pool, joblib threads, or dask), resuming.
 - ``stats``, ``tables``: intervals, claim tests, comparisons.
 - ``plots``, ``markdown``, ``report``: figures, ``report.md`` and the output files.
-- ``commands``: the ``simlab run`` and ``simlab report`` subcommands.
+- ``commands``: the ``simlab run``, ``simlab report`` and ``simlab recover`` subcommands.
 
 The user-facing entry points are ``simlab.run``, ``simlab.summarize`` and
 ``simlab.load_config``.

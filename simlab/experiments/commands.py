@@ -1,4 +1,4 @@
-"""The ``simlab run FILE`` and ``simlab report FOLDER`` subcommands.
+"""The ``simlab run FILE``, ``simlab report FOLDER`` and ``simlab recover FOLDER`` subcommands.
 
 ``simlab.cli`` calls ``add_parsers(subparsers)``; each handler returns the exit
 status (README, "Exit statuses"): 0 every deal played; 1 some deals failed
@@ -29,7 +29,7 @@ class Terminated(KeyboardInterrupt):
 
 
 def add_parsers(subparsers: Any) -> None:
-    """Add ``run`` and ``report`` to an argparse subparsers object."""
+    """Add ``run``, ``report`` and ``recover`` to an argparse subparsers object."""
     run = subparsers.add_parser(
         "run", help="run an experiment config (resumes what its output folder holds)",
         description="Play every game x policy x deal of a YAML config in parallel, store each "
@@ -131,6 +131,10 @@ def report_command(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIG
+    except Exception:  # noqa: BLE001  (a bug: its own status, as for run)
+        print(f"internal error (a bug in simlab, please report it):\n{traceback.format_exc()}",
+              file=sys.stderr)
+        return EXIT_INTERNAL
     print(f"Rebuilt the tables, plots and report.md of {args.folder}/ from its database.")
     failed = int(tables["summary"]["failed"].sum()) if len(tables["summary"]) else 0
     return EXIT_FAILED_DEALS if failed else EXIT_OK

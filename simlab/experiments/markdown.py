@@ -35,7 +35,7 @@ def report_markdown(config: ExperimentConfig, tables: dict[str, pd.DataFrame], f
     sections = [
         _overview(config, tables["deals"], tables["summary"]),
         _win_rates(tables["summary"], figures),
-        _claims(tables["claims"]),
+        _claims(tables["claims"], config),
         _comparisons(tables["comparisons"]),
         _other_figures(figures),
         _files(),
@@ -69,13 +69,18 @@ def _overview(config: ExperimentConfig, deals: pd.DataFrame, summary: pd.DataFra
 
 
 def _win_rates(summary: pd.DataFrame, figures: list[str]) -> str:
-    rows = [[r.game, r.policy, r.information, r.played, r.won, r.unknown, percent(r.win_rate),
-             interval(r.wilson_low, r.wilson_high), interval(r.range_low, r.range_high),
+    # Columns named and counted as in summary.csv: "deals" includes failed ones, "played" not.
+    rows = [[r.game, r.policy, r.information, r.deals, r.failed, r.played, r.won, r.unknown,
+             percent(r.win_rate), interval(r.wilson_low, r.wilson_high),
+             interval(r.range_low, r.range_high), _centre(r.range_centre, r.range_half_width),
              f"{r.mean_moves:.0f}" if not math.isnan(r.mean_moves) else "n/a"]
             for r in summary.itertuples()]
     text = ["## Win rates\n",
-            markdown_table(["game", "policy", "sees", "deals", "won", "unknown", "win rate",
-                            "Wilson 95%", "range (unknowns lost … won)", "mean moves"], rows), ""]
+            markdown_table(["game", "policy", "sees", "deals", "failed", "played", "won", "unknown",
+                            "win rate", "Wilson 95%", "range (unknowns lost … won)",
+                            "range centre ± half width", "mean moves"], rows), "",
+            "`deals` counts every deal of the cell, `failed` those whose policy raised, died or ran "
+            "out of time, `played` the rest; win rates are over `played` (as in `summary.csv`).\n"]
     text += [_best_policy_sentence(game, group) for game, group in summary.groupby("game", sort=False)]
     text.append("\n\"sees\": `open`, the game hides nothing; `thoughtful`, the policy sees every card, "
                 "including those a player cannot see (the solver: an upper bound on any real player); `fair`, "
@@ -87,23 +92,42 @@ def _win_rates(summary: pd.DataFrame, figures: list[str]) -> str:
     return "\n".join(text)
 
 
+def _centre(centre: float, half_width: float) -> str:
+    """Blake and Gent's range as its centre and half width, in percent."""
+    if any(math.isnan(v) for v in (centre, half_width)):
+        return "n/a"
+    return f"{100 * centre:.1f}% ± {100 * half_width:.1f}"
+
+
+def _names(policies: list[str]) -> str:
+    return policies[0] if len(policies) == 1 else ", ".join(policies[:-1]) + " and " + policies[-1]
+
+
 def _best_policy_sentence(game: str, group: pd.DataFrame) -> str:
+    """Which policy won the most and the fewest deals, ties named as ties."""
     group = group[group["played"] > 0]
     if group.empty:
         return f"- {game}: no deal was played."
-    best = group.loc[group["win_rate"].idxmax()]
-    worst = group.loc[group["win_rate"].idxmin()]
-    sentence = f"- {game}: {best.policy} won the most deals ({percent(best.win_rate)})"
-    if best.policy != worst.policy:
-        sentence += f", {worst.policy} the fewest ({percent(worst.win_rate)})"
-    return sentence + "."
+    if group["won"].max() == 0:
+        return f"- {game}: no policy won a deal."
+    rates = group["win_rate"]
+    best = group[rates == rates.max()]["policy"].tolist()
+    worst = group[rates == rates.min()]["policy"].tolist()
+    if len(best) == len(group):
+        return f"- {game}: every policy won {percent(rates.max())} of its deals."
+    verb = "won" if len(best) == 1 else "tied for"
+    sentence = f"- {game}: {_names(best)} {verb} the most deals ({percent(rates.max())})"
+    return sentence + f", {_names(worst)} the fewest ({percent(rates.min())})."
 
 
-def _claims(claims: pd.DataFrame) -> str:
+def _claims(claims: pd.DataFrame, config: ExperimentConfig) -> str:
     if claims.empty:
         return ""
     lines = ["## Claims\n", "Each quoted figure is tested against the estimate with an exact "
-             "binomial test (two-sided, 95%); unknown results may resolve either way.\n"]
+             "binomial test (two-sided, 95%). Unknown results may resolve either way, so p is given "
+             "as the range over every way they can resolve; the claim is consistent when the "
+             "largest p is at least 0.05.\n"]
+    budgets = {p.label: p.params["budget"] for p in config.policies if "budget" in p.params}
     for c in claims.itertuples():
         figure = f"{100 * c.claimed:.6g}%"
         if c.tolerance:
@@ -113,10 +137,20 @@ def _claims(claims: pd.DataFrame) -> str:
         if c.verdict == "no data":
             lines.append(f"- **no data**: {said}.")
             continue
+        budget = f", solver budget {budgets[c.policy]:,} nodes" if c.policy in budgets else ""
         lines.append(f"- **{c.verdict}**: {said}. We measured {percent(c.estimate)} (range "
-                     f"{interval(c.range_low, c.range_high)}, {c.played} deals, {c.unknown} unknown), "
-                     f"p = {c.p_value:.3g}." + (f" Note: {c.note}." if c.note else ""))
+                     f"{interval(c.range_low, c.range_high)}, {c.played} deals played, {c.unknown} unknown"
+                     f"{budget}), {_p_range(c)}." + (f" Note: {c.note}." if c.note else ""))
     return "\n".join(lines) + "\n"
+
+
+def _p_range(claim: Any) -> str:
+    """The claim's p-value, or its range over how the unknowns resolve (the p-value is
+    unimodal in the wins, so its least value is at an end: all unknowns lost or all won)."""
+    if not claim.unknown:
+        return f"p = {claim.p_value:.3g}"
+    low = min(claim.p_unknown_lost, claim.p_unknown_won)
+    return f"p = {low:.3g} to {claim.p_value:.3g} (over the ways the {claim.unknown} unknowns resolve)"
 
 
 def _comparisons(comparisons: pd.DataFrame) -> str:
@@ -143,7 +177,10 @@ def _other_figures(figures: list[str]) -> str:
         "convergence": "The running estimate against deals played, with its 95% band: flat lines "
                        "inside narrow bands mean more deals would change little.",
         "solver_effort": "Nodes the solver searched per deal, by verdict.",
-        "cards_home_lost": "How close lost games came: cards on the foundations at the end.",
+        "cards_home_lost": "How close lost games came: cards on the foundations at the end of each "
+                           "lost deal, for policies that play a deal out (a searching policy such "
+                           "as the solver proves a deal lost without an end position, so it is "
+                           "left out).",
     }
     lines = ["## Figures\n"]
     for name, caption in captions.items():

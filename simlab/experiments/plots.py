@@ -7,6 +7,7 @@ pyplot, so no global state or display is touched. Each is saved as PNG and SVG.
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -42,32 +43,65 @@ def _grid(count: int, width: float = 4.6, height: float = 3.4) -> tuple[Figure, 
     return figure, axes[:count]
 
 
+LABEL_WIDTH = 16  # characters per line of a wrapped tick or legend label
+
+
+def _wrap(label: str) -> str:
+    """A long label on several lines, broken after an underscore or at a space (labels of
+    configs are often long identifiers such as beleaguered_castle)."""
+    lines: list[str] = []
+    for word in textwrap.wrap(str(label), LABEL_WIDTH, break_long_words=False) or [""]:
+        line = ""
+        for part in word.split("_"):
+            piece = part if not line else "_" + part
+            if line and len(line) + len(piece) > LABEL_WIDTH:
+                lines.append(line + "_")
+                piece = part
+                line = ""
+            line += piece
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure:
     """Win rate by game and policy: bars with Wilson 95% intervals, the range
-    with unknowns as grey lines beside the bars, and each claim as a black diamond."""
+    with unknowns as grey lines beside the bars, and each claim as a black
+    diamond (a claim with a tolerance as its interval). The legend sits below."""
     games, policies = list(summary["game"].unique()), list(summary["policy"].unique())
     width = 0.8 / len(policies)
-    figure = Figure(figsize=(max(6.0, 1.8 * len(games) + 2), 4.2), layout="constrained")
+    figure = Figure(figsize=(max(6.4, 1.9 * len(games) + 2), 5.0), layout="constrained")
     axis = figure.subplots()
     positions = {}
     for j, policy in enumerate(policies):
         x = np.arange(len(games)) + (j - (len(policies) - 1) / 2) * width
         rows = summary[summary["policy"] == policy].set_index("game").reindex(games)
-        _policy_bars(axis, x, width, rows, policy, _policy_colours(policies)[policy])
+        _policy_bars(axis, x, width, rows, _wrap(policy), _policy_colours(policies)[policy])
         positions.update({(game, policy): x[i] for i, game in enumerate(games)})
     for _, claim in claims.iterrows():
         if (claim["game"], claim["policy"]) in positions:
-            axis.plot(positions[(claim["game"], claim["policy"])], claim["claimed"] * 100, "D",
-                      color="black", markersize=6, label=None if "claim" in _labels(axis) else "claim")
-    axis.set_xticks(np.arange(len(games)), games)
+            _claim_mark(axis, positions[(claim["game"], claim["policy"])], claim)
+    axis.set_xticks(np.arange(len(games)), [_wrap(game) for game in games])
     axis.set_ylabel("deals won (%)")
     # Zoom to the data (low win rates are unreadable on a 0-100 axis), with room for labels.
     top = np.nanmax([summary["wilson_high"].max(), summary["range_high"].max(),
-                     claims["claimed"].max() if len(claims) else 0.0])
+                     (claims["claimed"] + claims["tolerance"]).max() if len(claims) else 0.0])
     axis.set_ylim(0, min(100.0, 100 * top * 1.15 + 2))
-    axis.set_title("Win rate by game and policy (bars: Wilson 95% interval)")
-    axis.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    figure.suptitle("Win rate by game and policy\n(bars: Wilson 95% interval)", fontsize="medium")
+    axis.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False, fontsize="small",
+                ncol=min(4, len(policies) + 2))
     return figure
+
+
+def _claim_mark(axis: Axes, x: float, claim: pd.Series) -> None:
+    """A claim: a diamond at its figure, and its interval when it has a tolerance."""
+    claimed, tolerance = claim["claimed"] * 100, claim["tolerance"] * 100
+    if tolerance:
+        axis.vlines(x, max(0.0, claimed - tolerance), min(100.0, claimed + tolerance), color="black",
+                    linewidth=1.2, label=None if "claim ± tolerance" in _labels(axis) else "claim ± tolerance")
+        axis.plot([x, x], [max(0.0, claimed - tolerance), min(100.0, claimed + tolerance)], "_",
+                  color="black", markersize=10)
+    axis.plot(x, claimed, "D", color="black", markersize=5,
+              label=None if "claim" in _labels(axis) else "claim")
 
 
 def _policy_bars(axis: Axes, x: np.ndarray, width: float, rows: pd.DataFrame, policy: str,
@@ -87,28 +121,51 @@ def _policy_bars(axis: Axes, x: np.ndarray, width: float, rows: pd.DataFrame, po
 
 
 def convergence_figure(frame: pd.DataFrame, claims: pd.DataFrame, level: float = stats.LEVEL) -> Figure:
-    """The running win rate against deals played, with its Wilson band, one panel per game."""
+    """The running win rate against deals played, with its Wilson band, one panel per
+    game, each zoomed to its own data. Where a policy has unknowns, a dotted line of its
+    colour counts them as wins (the solid line counts them as losses); claims are
+    labelled dashed lines."""
     played = frame[frame["verdict"] != ERROR]
     games, policies = list(played["game"].unique()), list(played["policy"].unique())
     colours = _policy_colours(policies)
     figure, axes = _grid(max(1, len(games)))
-    z = stats.z_value(level)
     for axis, game in zip(axes, games):
+        top = 0.0
         for policy, group in played[played["game"] == game].groupby("policy", sort=False):
-            n = np.arange(1, len(group) + 1)
-            wins = np.cumsum(group["verdict"].to_numpy() == WON)
-            p = wins / n
-            centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-            half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-            axis.plot(n, p * 100, color=colours[policy], label=policy, linewidth=1.4)
-            axis.fill_between(n, (centre - half) * 100, (centre + half) * 100,
-                              color=colours[policy], alpha=0.15, linewidth=0)
+            top = max(top, _running_rate(axis, group, colours[policy], _wrap(policy), level))
         for _, claim in claims[claims["game"] == game].iterrows():
+            top = max(top, claim["claimed"] * 100)
             axis.axhline(claim["claimed"] * 100, color="black", linestyle="--", linewidth=0.8)
-        axis.set(title=game, xlabel="deals played", ylabel="running win rate (%)", ylim=(0, 100))
-    axes[0].legend(title="policy", frameon=False, fontsize="small")
-    figure.suptitle("Convergence of the estimate (band: Wilson 95%; dashed: claims)")
+            axis.annotate(f"claim: {claim['policy']} {100 * claim['claimed']:.4g}%", fontsize="x-small",
+                          xy=(1, claim["claimed"] * 100), xycoords=("axes fraction", "data"),
+                          ha="right", va="bottom")
+        axis.set(title=_wrap(game), xlabel="deals played", ylabel="running win rate (%)",
+                 ylim=(0, min(100.0, top * 1.15 + 2)))
+        axis.legend(title="policy", frameon=False, fontsize="x-small", loc="best")
+    figure.suptitle("Convergence of the estimate\n(band: Wilson 95%; dashed: claims; dotted: "
+                    "unknowns counted as wins)", fontsize="medium")
     return figure
+
+
+def _running_rate(axis: Axes, group: pd.DataFrame, colour: tuple[float, ...], label: str,
+                  level: float) -> float:
+    """One policy's running rate and band (and, with unknowns, the rate counting them as won);
+    returns the highest value drawn, in percent."""
+    z = stats.z_value(level)
+    n = np.arange(1, len(group) + 1)
+    verdicts = group["verdict"].to_numpy()
+    p = np.cumsum(verdicts == WON) / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    axis.plot(n, p * 100, color=colour, label=label, linewidth=1.4)
+    axis.fill_between(n, (centre - half) * 100, (centre + half) * 100, color=colour, alpha=0.15, linewidth=0)
+    top = float(np.max((centre + half)[min(len(n) - 1, 9):]) * 100)  # the first few deals swing widely
+    if (verdicts == UNKNOWN).any():
+        upper = np.cumsum((verdicts == WON) | (verdicts == UNKNOWN)) / n
+        axis.plot(n, upper * 100, color=colour, linestyle=":", linewidth=1.2,
+                  label=f"{label}: unknowns as wins")
+        top = max(top, float(upper[-1] * 100))
+    return top
 
 
 def effort_figure(frame: pd.DataFrame) -> Figure | None:
@@ -133,8 +190,13 @@ def effort_figure(frame: pd.DataFrame) -> Figure | None:
 
 
 def cards_home_figure(frame: pd.DataFrame) -> Figure | None:
-    """How far lost games got: cards on the foundations at the end, one panel per game."""
-    lost = frame[frame["verdict"] == LOST]
+    """How far lost games got: cards on the foundations at the end, one panel per game.
+
+    Only policies that play a game out: a searching policy (any deal with nodes
+    searched, e.g. the solver) proves a deal lost without an end position, so its
+    cells are left out (the title says so)."""
+    searched = frame.groupby(["game", "policy"], sort=False)["nodes"].transform("max") > 0
+    lost = frame[(frame["verdict"] == LOST) & ~searched]
     if lost.empty:
         return None
     games = list(lost["game"].unique())
@@ -148,7 +210,8 @@ def cards_home_figure(frame: pd.DataFrame) -> Figure | None:
         axis.set(title=game, xlabel="cards on the foundations at the end", ylabel="lost deals",
                  xlim=(-0.5, min(52, lost["cards_home"].max() + 3) + 0.5))
         axis.legend(title="policy (lost)", frameon=False, fontsize="small")
-    figure.suptitle("Cards reached home in lost games")
+    figure.suptitle("Cards home at the end of lost games\n(policies that play the deal out; "
+                    "searching policies such as the solver are left out)", fontsize="medium")
     return figure
 
 
