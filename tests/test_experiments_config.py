@@ -137,7 +137,7 @@ BAD_CONFIGS: list[tuple[str, Any, list[str]]] = [
      ["policies[0].params: unknown key 'max_move'", "Did you mean 'max_moves'?"]),
     ("parameter out of range", _edit("policies[0].params.max_moves", 0),
      ["policies[0].params.max_moves: The 'max_moves' parameter of policy 'random' must be an int in "
-      "[1, inf]. Got 0."]),
+      "[1, 1000000]. Got 0."]),
     ("parameter not a choice", _edit("games[1].params.deal", "hoyel"),
      ["games[1].params.deal: The 'deal' parameter of game 'citadel' must be one of 'pysolfc', 'hoyle'",
       "Got 'hoyel'"]),
