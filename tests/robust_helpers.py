@@ -20,7 +20,8 @@ ENV = {**os.environ, "PYTHONPATH": f"{TESTS}:{REPO}"}
 
 
 def config(output: Path, **changes: Any) -> dict[str, Any]:
-    """A tiny config into ``output``: 6 deals of Citadel under random play, one worker."""
+    """A tiny config into ``output``: 6 deals of Citadel under random play, one worker
+    process (``SEQUENTIAL`` instead plays in the test's own process: no worker to start)."""
     data: dict[str, Any] = {
         "name": "robust", "root_seed": 3, "deals": {"start": 1, "count": 6},
         "games": ["citadel"], "policies": ["random"],
@@ -28,6 +29,18 @@ def config(output: Path, **changes: Any) -> dict[str, Any]:
     }
     data.update(changes)
     return data
+
+
+SEQUENTIAL = {"backend": "sequential", "chunk_size": 3}
+
+
+def run_here(path: Path, capsys: Any, *extra: str) -> tuple[int, str, str]:
+    """``simlab run PATH`` in this process: (status, stdout, stderr)."""
+    from simlab.experiments import commands
+
+    status = commands.main(["run", str(path), "--no-progress", *extra])
+    out, err = capsys.readouterr()
+    return status, out, err
 
 
 def write_config(path: Path, data: dict[str, Any] | str) -> Path:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
-from robust_helpers import config, folder_state, simlab, write_config
+from robust_helpers import SEQUENTIAL, config, folder_state, simlab, write_config
 
 from simlab.experiments import commands, runner
 from simlab.experiments.config import load_config
@@ -22,7 +22,8 @@ def earlier_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding an earlier run's results, which no bad run may touch."""
     folder = tmp_path_factory.mktemp("earlier")
     output = folder / "out"
-    assert commands.main(["run", str(write_config(folder / "ok.yaml", config(output))), "--no-progress"]) == 0
+    data = config(output, execution=SEQUENTIAL)
+    assert commands.main(["run", str(write_config(folder / "ok.yaml", data)), "--no-progress"]) == 0
     return output
 
 

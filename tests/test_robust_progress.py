@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from robust_helpers import config, simlab, write_config
+from robust_helpers import SEQUENTIAL, config, simlab, write_config
 
 import simlab as api
 from simlab.experiments import progress
@@ -30,7 +30,7 @@ def test_lines_come_every_few_seconds_with_running_rates(tmp_path: Path, capsys:
     monkeypatch.setattr(progress, "LOG_SECONDS", 0.0)  # a line per chunk
     data = config(tmp_path / "out", deals={"start": 1, "count": 9},
                   policies=["random", {"name": "experiment_helpers:FakeSolver", "label": "fake"}],
-                  execution={"n_jobs": 1, "chunk_size": 3})
+                  execution=SEQUENTIAL)
     api.run(data, progress=None)
     err = capsys.readouterr().err
     done = [int(d) for d, _ in LINE.findall(err)]
@@ -39,6 +39,7 @@ def test_lines_come_every_few_seconds_with_running_rates(tmp_path: Path, capsys:
 
 
 def test_terminal_cell_bars_show_unknowns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    data = config(tmp_path / "out", policies=[{"name": "experiment_helpers:FakeSolver", "label": "fake"}])
+    data = config(tmp_path / "out", policies=[{"name": "experiment_helpers:FakeSolver", "label": "fake"}],
+                  execution=SEQUENTIAL)
     api.run(data, progress=True)
     assert re.search(r"citadel / fake .* win +[\d.]+%, \d+ unknown", capsys.readouterr().err)

@@ -12,7 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
-from robust_helpers import config, folder_state, simlab, start, stored_rows, write_config
+from robust_helpers import SEQUENTIAL, config, folder_state, run_here, simlab, start, stored_rows, write_config
+
+from simlab.experiments import commands
 
 POLICY = '''\
 from simlab import Policy
@@ -44,28 +46,35 @@ def test_editing_a_user_policy_replays_its_deals_only(tmp_path: Path) -> None:
     assert "Played 6 deal(s)" in result.stdout
     assert "plays citadel / mine from the start: its module's source changed" in result.stderr
     assert "keeps citadel / random: 6 deal(s) stored" in result.stderr
-    again = simlab("run", str(path), cwd=cwd)
-    assert "Played 0 deal(s)" in again.stdout and "holds results" not in again.stderr
+    # simlab report reads the cells from the database: it never imports the user's module.
+    (cwd / "mine.py").write_text("raise SystemExit('must not be imported')\n")
+    (output / "summary.csv").unlink()
+    report = simlab("report", str(output), cwd=cwd)
+    assert report.returncode == 0, report.stderr
+    assert "mine" in (output / "summary.csv").read_text()
 
 
-def test_a_changed_config_says_what_changed_and_the_report_lists_every_config(tmp_path: Path) -> None:
+def test_a_changed_config_says_what_changed_and_the_report_lists_every_config(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     output = tmp_path / "out"
-    first = write_config(tmp_path / "a.yaml", config(output, policies=["random", "greedy"]))
-    assert simlab("run", str(first)).returncode == 0
+    first = write_config(tmp_path / "a.yaml", config(output, policies=["random", "greedy"], execution=SEQUENTIAL))
+    assert run_here(first, capsys)[0] == 0
     second = write_config(tmp_path / "b.yaml", config(output, policies=[
-        "random", {"name": "greedy", "params": {"max_moves": 300}}]))
-    result = simlab("run", str(second))
-    assert result.returncode == 0, result.stderr
-    assert "holds results of another config. Changes:" in result.stderr
-    assert "policies[1].params.max_moves: 2000 → 300" in result.stderr
-    assert "keeps citadel / random: 6 deal(s) stored" in result.stderr
-    assert "plays citadel / greedy from the start: its policy parameters changed" in result.stderr
+        "random", {"name": "greedy", "params": {"max_moves": 300}}], execution=SEQUENTIAL))
+    status, out, err = run_here(second, capsys)
+    assert status == 0, err
+    assert "holds results of another config. Changes:" in err
+    assert "policies[1].params.max_moves: 2000 → 300" in err
+    assert "keeps citadel / random: 6 deal(s) stored" in err
+    assert "plays citadel / greedy from the start: its policy parameters changed" in err
     report = (output / "report.md").read_text()
-    section = report.split("## Configs this folder has seen")[1]
-    assert section.count("\n- ") >= 2 and "policies[1].params.max_moves: 2000 → 300" in section
+    section = report.split("## Configs this folder has seen")[1].split("\n## ")[0]
+    assert section.count("\n- ") == 2 and "policies[1].params.max_moves: 2000 → 300" in section
+    status, out, err = run_here(second, capsys)  # the same config again: nothing to say
+    assert status == 0 and "Played 0 deal(s)" in out and "holds results" not in err
 
 
-def test_a_second_run_into_a_busy_folder_refuses(tmp_path: Path) -> None:
+def test_a_second_run_into_a_busy_folder_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     output = tmp_path / "out"
     data = config(output, deals={"start": 1, "count": 40},
                   policies=[{"name": "experiment_helpers:FirstMove", "params": {"delay": 0.05}}])
@@ -75,43 +84,44 @@ def test_a_second_run_into_a_busy_folder_refuses(tmp_path: Path) -> None:
     while not stored_rows(output) and time.monotonic() < deadline:
         time.sleep(0.05)
     resolved = (output / "config.resolved.yaml").read_bytes()
-    second = simlab("run", str(path), "--no-progress")
-    assert second.returncode == 2
-    assert f"error: {output}: another simlab run is writing to this folder (pid {first.pid} " in second.stderr
+    status, _, err = run_here(path, capsys)
+    assert status == 2
+    assert f"error: {output}: another simlab run is writing to this folder (pid {first.pid} " in err
     assert (output / "config.resolved.yaml").read_bytes() == resolved
     _, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
-    assert len(stored_rows(output)) == 40
+    assert len(stored_rows(output)) == 40  # every deal once, by the first run
     assert not (output / "simlab.lock").exists()
 
 
 @pytest.mark.parametrize("damage", ["truncated", "garbage"])
-def test_a_damaged_database_is_refused_untouched_and_can_be_recovered(tmp_path: Path, damage: str) -> None:
+def test_a_damaged_database_is_refused_untouched_and_can_be_recovered(
+        tmp_path: Path, damage: str, capsys: pytest.CaptureFixture[str]) -> None:
     output = tmp_path / "out"
-    path = write_config(tmp_path / "ok.yaml", config(output))
-    assert simlab("run", str(path)).returncode == 0
+    path = write_config(tmp_path / "ok.yaml", config(output, execution=SEQUENTIAL))
+    assert run_here(path, capsys)[0] == 0
     database = output / "results.sqlite"
     data = database.read_bytes()
     database.write_bytes(data[:len(data) // 2] if damage == "truncated" else b"not a database" * 300)
     before = folder_state(output)
-    result = simlab("run", str(path))
-    assert result.returncode == 2, result.stderr
-    assert f"error: {database}: the results database is damaged" in result.stderr
-    assert f"simlab recover {output}" in result.stderr and "start afresh" in result.stderr
+    status, _, err = run_here(path, capsys)
+    assert status == 2, err
+    assert err.startswith(f"error: {database}: the results database is damaged")
+    assert f"simlab recover {output}" in err and "start afresh" in err
     assert folder_state(output) == before  # config.resolved.yaml and the database untouched
-    recovered = simlab("recover", str(output))
-    assert recovered.returncode == 0, recovered.stderr
-    assert "6 deal(s)" in recovered.stdout and (output / "results.sqlite.damaged").exists()
-    rerun = simlab("run", str(path))
-    assert rerun.returncode == 0 and "Played 0 deal(s)" in rerun.stdout, rerun.stderr
+    assert commands.main(["recover", str(output)]) == 0
+    assert "6 deal(s)" in capsys.readouterr().out and (output / "results.sqlite.damaged").exists()
+    status, out, err = run_here(path, capsys)
+    assert status == 0 and "Played 0 deal(s)" in out, err
 
 
-def test_a_folder_from_an_earlier_key_format_is_replayed_with_a_message(tmp_path: Path) -> None:
+def test_a_folder_from_an_earlier_key_format_is_replayed_with_a_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     output = tmp_path / "out"
-    path = write_config(tmp_path / "ok.yaml", config(output))
-    assert simlab("run", str(path)).returncode == 0
+    path = write_config(tmp_path / "ok.yaml", config(output, execution=SEQUENTIAL))
+    assert run_here(path, capsys)[0] == 0
     with sqlite3.connect(output / "results.sqlite") as db:  # make it look written by simlab 0.1
-        (key, identity), = db.execute("SELECT cell, identity FROM cells").fetchall()
+        (identity,), = db.execute("SELECT identity FROM cells").fetchall()
         old = json.loads(identity)
         for part in ("game", "policy"):
             del old[part]["code"]
@@ -119,17 +129,7 @@ def test_a_folder_from_an_earlier_key_format_is_replayed_with_a_message(tmp_path
         db.execute("UPDATE cells SET cell = ?, identity = ?", (old_key, json.dumps(old, sort_keys=True)))
         db.execute("UPDATE deals SET cell = ?", (old_key,))
         db.execute("DROP TABLE configs")
-    result = simlab("run", str(path))
-    assert result.returncode == 0, result.stderr
-    assert "Played 6 deal(s)" in result.stdout
-    assert "stored by an earlier simlab whose cell key did not include the code's version" in result.stderr
-
-
-def test_report_rebuilds_without_importing_user_policies(tmp_path: Path) -> None:
-    path, output, cwd = user_folder(tmp_path)
-    assert simlab("run", str(path), cwd=cwd).returncode == 0
-    (cwd / "mine.py").write_text("raise SystemExit('must not be imported')\n")
-    (output / "summary.csv").unlink()
-    result = simlab("report", str(output), cwd=cwd)
-    assert result.returncode == 0, result.stderr
-    assert "mine" in (output / "summary.csv").read_text()
+    status, out, err = run_here(path, capsys)
+    assert status == 0, err
+    assert "Played 6 deal(s)" in out
+    assert "stored by an earlier simlab whose cell key did not include the code's version" in err
