@@ -48,10 +48,11 @@ def write_config(path: Path, data: dict[str, Any] | str) -> Path:
     return path
 
 
-def simlab(*argv: str, cwd: Path = REPO, timeout: float = 240) -> subprocess.CompletedProcess[str]:
-    """``simlab argv...`` in a fresh process: its status, stdout and stderr."""
+def simlab(*argv: str, cwd: Path = REPO, timeout: float = 240,
+           env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``simlab argv...`` in a fresh process (``env`` added to its environment)."""
     return subprocess.run([*SIMLAB, *argv], capture_output=True, text=True, cwd=cwd,
-                          timeout=timeout, env=ENV)
+                          timeout=timeout, env={**ENV, **(env or {})})
 
 
 def start(*argv: str, cwd: Path = REPO) -> subprocess.Popen[str]:

@@ -76,3 +76,21 @@ def test_a_rerun_retries_only_the_failed_deals_and_finishes(crashed_run: tuple) 
     assert result.returncode == 1, result.stderr
     assert "Played 4 deal(s)" in result.stdout  # the failed ones, again; no stall
     assert len(stored_rows(output)) == before
+
+
+def test_on_dask_a_dying_worker_costs_only_its_chunk(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    output = tmp_path / "out"
+    data = config(output, deals={"start": 1, "count": 4}, policies=[misbehaving("segfault"), "random"],
+                  execution={"backend": "dask", "n_jobs": 2, "chunk_size": 2})
+    path = write_config(tmp_path / "dask.yaml", data)
+    # dask retries the tasks a dead worker held; with no retries it gives them up at once (all
+    # that worker held: deal 2's chunk, and any chunk queued behind it).
+    result = simlab("run", str(path), env={"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"})
+    assert result.returncode == 1, result.stderr
+    assert "Traceback (most recent call last)" not in result.stderr
+    frame = deals_of(output)
+    assert len(frame) == 8 and (output / "report.md").exists()
+    failed = frame[frame["verdict"] == "error"]
+    assert {1, 2} <= set(failed[failed["policy"] == "segfault"]["deal"])
+    assert failed["end_reason"].eq("worker_died").all() and failed["error"].str.contains("KilledWorker").all()

@@ -37,7 +37,7 @@ from simlab.experiments.store import (
     cells_of,
     deals_frame,
 )
-from simlab.experiments.worker import ERROR, ChunkTask, play_chunk
+from simlab.experiments.worker import ERROR, WORKER_DIED, ChunkTask, failure_row, play_chunk
 
 SCHEDULER_TIMEOUT = "10s"
 # Policies whose own node budget bounds every deal: ``deal_timeout`` does not apply to them.
@@ -203,12 +203,34 @@ def _dispatch(tasks: list[ChunkTask], execution: Execution) -> Iterator[list[dic
         workers = (os.cpu_count() or 1) if execution.n_jobs == -1 else execution.n_jobs
         return SupervisedPool(min(workers, len(tasks))).run(tasks)
     if execution.backend == "dask":
-        # The dask backend was made active by ``backend_context``; -1 = every worker.
-        parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
-    else:
-        parallel = Parallel(n_jobs=execution.n_jobs, backend=execution.backend,
-                            return_as="generator_unordered", batch_size=1)
+        return _dask_chunks(tasks)
+    # threading or sequential: in this process, so neither deaths nor timeouts can be supervised.
+    parallel = Parallel(n_jobs=execution.n_jobs, backend=execution.backend,
+                        return_as="generator_unordered", batch_size=1)
     return parallel(delayed(play_chunk)(task) for task in tasks)
+
+
+def _dask_chunks(tasks: list[ChunkTask]) -> Iterator[list[dict]]:
+    """Each chunk's rows from the dask cluster of ``backend_context``, as chunks finish.
+
+    A chunk whose worker died (dask gives up on it with ``KilledWorker`` after its
+    retries) becomes error rows ``worker_died``; the other chunks go on.
+    """
+    from distributed import as_completed, default_client
+
+    client = default_client()
+    futures = {client.submit(play_chunk, task, pure=False): task for task in tasks}
+    try:
+        for future in as_completed(list(futures)):
+            task = futures.pop(future)
+            if future.status == "finished":
+                yield future.result()
+                continue
+            error = future.exception()
+            cause = f"WorkerDied: the dask worker playing this chunk failed ({type(error).__name__}: {error})"
+            yield [failure_row(task.cell, deal, WORKER_DIED, cause) for deal in task.deals]
+    finally:
+        client.cancel(list(futures))
 
 
 def check_output(output: Path, source: str) -> None:
