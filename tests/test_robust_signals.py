@@ -72,6 +72,18 @@ def test_a_signal_keeps_finished_deals_stops_workers_and_resumes(
     assert f"Played {DEALS - kept} deal(s)" in out
 
 
+def test_workers_of_a_run_killed_with_sigkill_exit_too(tmp_path: Path) -> None:
+    path, output = slow_config(tmp_path)
+    process = start("run", str(path), "--no-progress")
+    deadline = time.monotonic() + 120
+    while len(stored_rows(output)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = [p.pid for p in psutil.Process(process.pid).children(recursive=True)]
+    os.kill(process.pid, signal.SIGKILL)  # the parent only: nobody stops its workers for it
+    process.wait(timeout=30)
+    assert workers and no_process_left(workers)
+
+
 def test_an_internal_error_has_its_own_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     from simlab.experiments import commands, runner

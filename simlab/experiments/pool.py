@@ -182,7 +182,7 @@ def _kill(process: Any) -> None:
     """SIGKILL ``process`` if it still runs (loky's process objects have no ``kill``)."""
     if process.is_alive():
         try:
-            os.kill(process.pid, signal.SIGKILL)
+            os.kill(process.pid, getattr(signal, "SIGKILL", signal.SIGTERM))  # Windows has no SIGKILL
         except ProcessLookupError:  # it ended meanwhile
             pass
 
