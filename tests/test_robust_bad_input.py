@@ -52,7 +52,7 @@ CASES: list[tuple[str, Callable[[Path], Any], list[str]]] = [
     ("deal range past 2**63", lambda out: config(out, deals={"start": 2**63 - 2, "count": 5}),
      ["deals must end at deal 9223372036854775807 (2**63 - 1) at most"]),
     ("300-character name", lambda out: config(out, name="x" * 300),
-     ["name must be a str of letters, digits, '_', '.' and '-', at most 100 long", "Got 'xxxxxxxx"]),
+     ["name must be a str of letters, digits, '_', '.' and '-', at most 100 characters long", "Got 'xxxxxxxx"]),
     ("name with a newline", lambda out: config(out, name="bad\n"),
      ["name must be a str of letters, digits", "Got 'bad\\n' (a str)"]),
     ("output with a newline", lambda out: {**config(out), "output": f"{out}\nx"},

@@ -306,7 +306,7 @@ class _Validator:
         if not isinstance(value, str) or not value.strip():
             self.expect(path, "a non-empty str", value)
         if pattern is not None and not (pattern.fullmatch(value) and len(value) <= MAX_NAME_LENGTH):
-            self.expect(path, f"a str of letters, digits, '_', '.' and '-', at most {MAX_NAME_LENGTH} "
+            self.expect(path, f"a str of letters, digits, '_', '.' and '-', at most {MAX_NAME_LENGTH} characters "
                         "long (it names a folder)", value if len(value) <= 60 else f"{value[:40]}…")
         return value
 

@@ -68,12 +68,14 @@ class SupervisedPool:
         self.workers: list[_Worker] = []
 
     def run(self, tasks: list[ChunkTask]) -> Iterator[list[dict[str, Any]]]:
-        """Rows of each chunk (or part of a chunk) as soon as they are final."""
+        """Rows of each chunk (or part of a chunk) as soon as they are final, and an empty
+        list after a poll with nothing final (so progress can speak while chunks run)."""
         queue = deque(tasks)
         try:
             while queue or any(w.task is not None for w in self.workers):
                 self._fill(queue)
-                yield from self._collect(queue)
+                finished = list(self._collect(queue))
+                yield from finished if finished else [[]]
         finally:
             self.close()
 

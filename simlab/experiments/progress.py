@@ -100,7 +100,7 @@ class Progress:
         self.cell_bars[key].set_postfix_str(f"win {counts.rate()}{counts.unknowns()}", refresh=False)
 
     def update(self, rows: list[dict[str, Any]]) -> None:
-        """Count one finished chunk (or part of one)."""
+        """Count one finished chunk (or part of one; none: a tick, for the log line's clock)."""
         failed = sum(row["verdict"] == "error" for row in rows)
         self.failed += failed
         self.done += len(rows)

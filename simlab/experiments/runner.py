@@ -144,8 +144,9 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
     stream = _dispatch(tasks, config.execution)
     try:
         for rows in stream:
-            with signals_deferred():  # a chunk is stored whole, or not at all
-                store.add_rows(rows)
+            if rows:  # the supervised pool also sends [] while chunks run (progress ticks)
+                with signals_deferred():  # a chunk is stored whole, or not at all
+                    store.add_rows(rows)
             bars.update(rows)
             played += len(rows)
         status = "finished"
