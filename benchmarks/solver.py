@@ -180,9 +180,9 @@ def warm_up(game: Game, budget: int = 100_000, tries: int = 50) -> None:
     replay of a winning line). On a fresh numba cache the first deal that
     needed a compiled function not yet called took 6 s (Beleaguered Castle
     deal 4, won by the first shuffled depth-first restart)."""
-    start = game.initial_state(1).array
+    start = game.initial_state(1)
     for run in range(1, len(RESTART_STRATEGIES) + 2):  # run 1 is the plain best-first search
-        restart(game, start, run, 1000, DEFAULT_TABLE_BITS)
+        restart(game, start.array, start.chance, run, 1000, DEFAULT_TABLE_BITS)
     for deal in range(1, tries + 1):
         if solve(game, deal, budget=budget).verdict == "won":
             return
