@@ -140,7 +140,7 @@ def convergence_figure(frame: pd.DataFrame, claims: pd.DataFrame, level: float =
                           xy=(1, claim["claimed"] * 100), xycoords=("axes fraction", "data"),
                           ha="right", va="bottom")
         axis.set(title=_wrap(game), xlabel="deals played", ylabel="running win rate (%)",
-                 ylim=(0, min(100.0, top * 1.15 + 2)))
+                 ylim=(0, min(102.0, top * 1.15 + 2)))  # 102: a 100% line stays visible
         axis.legend(title="policy", frameon=False, fontsize="x-small", loc="best")
     figure.suptitle("Convergence of the estimate\n(band: Wilson 95%; dashed: claims; dotted: "
                     "unknowns counted as wins)", fontsize="medium")
