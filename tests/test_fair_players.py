@@ -47,6 +47,8 @@ def policy(label):
 
 
 def play(label, game, state, seed=7, **params):
+    if label == "thoughtful":
+        return make_policy("solver", mode="thoughtful", budget=50_000).play(game, state, np.random.default_rng(seed))
     chosen = make_policy("solver" if label == "fair_solver" else label, **{**FAIR[label], **params})
     return chosen.play(game, state, np.random.default_rng(seed))
 
@@ -114,12 +116,27 @@ def test_cheap_fair_players_never_peek(label):
                 assert got == seen, (label, name, draw, deal)
 
 
-def test_fair_solver_never_peeks():
-    game = make_game("la_belle_lucie", redeals=2, draw=False)
-    for deal in (3, 9, 11):
+@pytest.mark.parametrize(("name", "draw", "deals"), [
+    ("la_belle_lucie", False, (3, 9, 11)), ("la_belle_lucie", True, (16, 21, 40002)), ("trefoil", False, (12, 16, 22)),
+])
+def test_fair_solver_never_peeks(name, draw, deals):
+    game = make_game(name, redeals=2, draw=draw)
+    redealt = 0
+    for deal in deals:
         real = game.initial_state(deal)
         seen = through_first_redeal(play("fair_solver", game, real).moves)
+        redealt += REDEAL in seen
         for other in other_tapes(deal, real):
+            assert through_first_redeal(play("fair_solver", game, other).moves) == seen, (name, deal)
+    assert redealt >= 1  # the first round really ended in a redeal chosen without the tape
+
+
+def test_fair_solver_never_peeks_after_a_real_redeal():
+    game = make_game("la_belle_lucie", redeals=2, draw=True)
+    for deal in (3, 21):
+        after = game.apply(game.initial_state(deal), REDEAL)
+        seen = through_first_redeal(play("fair_solver", game, after).moves)
+        for other in other_tapes(deal, after):
             assert through_first_redeal(play("fair_solver", game, other).moves) == seen, deal
 
 
@@ -154,7 +171,7 @@ def test_the_check_can_fail_the_thoughtful_solver_peeks():
 # --------------------------------------------------------------------------------------
 # Records
 # --------------------------------------------------------------------------------------
-@pytest.mark.parametrize("label", list(FAIR))
+@pytest.mark.parametrize("label", [*FAIR, "thoughtful"])
 def test_records_replay_from_the_real_start(label):
     games = [make_game("la_belle_lucie"), make_game("trefoil"), make_game("la_belle_lucie", draw=True),
              make_game("fan", deal="round_robin", foundation_return=True)]
