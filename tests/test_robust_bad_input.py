@@ -102,6 +102,16 @@ def test_bad_input_exits_2_names_file_and_key_and_writes_nothing(
     assert folder_state(earlier_results) == before
 
 
+def test_a_bad_deal_timeout_on_the_command_line(earlier_results: Path, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    before = folder_state(earlier_results)
+    path = write_config(tmp_path / "ok.yaml", config(earlier_results))
+    status, err = run_in_process(path, capsys, "--deal-timeout", "-1")
+    assert status == 2
+    assert "error: command line: --deal-timeout must be a number of seconds > 0, or null for no limit. Got -1.0" in err
+    assert folder_state(earlier_results) == before
+
+
 @pytest.mark.parametrize(("encoding", "expected"), [
     ("latin-1", "must be UTF-8 text. Got byte 0xe9 on line 2, which is not UTF-8"),
     ("utf-16", "must be UTF-8 text. Got UTF-16"),

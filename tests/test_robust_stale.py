@@ -88,6 +88,8 @@ def test_a_second_run_into_a_busy_folder_refuses(tmp_path: Path, capsys: pytest.
     assert status == 2
     assert f"error: {output}: another simlab run is writing to this folder (pid {first.pid} " in err
     assert (output / "config.resolved.yaml").read_bytes() == resolved
+    assert commands.main(["report", str(output)]) == 2  # a report would race the run's own
+    assert "another simlab run is writing to this folder" in capsys.readouterr().err
     _, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
     assert len(stored_rows(output)) == 40  # every deal once, by the first run

@@ -107,15 +107,23 @@ def rebuild(folder: Path) -> dict[str, pd.DataFrame]:
     """Rebuild every table, figure and report.md of ``folder`` from its database.
 
     Raises:
-        ConfigError: if the folder holds no experiment (no resolved config or database).
+        ConfigError: if the folder holds no experiment (no resolved config or database),
+            a run is writing to it, or its database is damaged.
     """
     from simlab.errors import ConfigError
+    from simlab.experiments.lock import folder_lock
 
     folder = Path(folder)
     for needed in (RESOLVED_CONFIG, DATABASE_NAME):
         if not (folder / needed).is_file():
             raise ConfigError(f"{folder}: not an experiment folder: '{needed}' is missing. "
                               "Run the experiment first (simlab run FILE).")
+    with folder_lock(folder):  # a run writes these same files
+        return _rebuild(folder)
+
+
+def _rebuild(folder: Path) -> dict[str, pd.DataFrame]:
+    """``rebuild`` once the folder is ours."""
     with ResultStore(folder) as store:
         configs = store.configs()
         if configs:  # the cells as recorded: no user policy module is imported
