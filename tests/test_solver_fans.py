@@ -498,3 +498,23 @@ def test_lucie_draw_and_redeal_counts_on_deals():
 def test_information_labels(game, policy, params, label):
     cell = Cell("key", Component(game, game, {}, 1), Component(policy, policy, params, 1))
     assert information_label(cell) == label
+
+
+def test_a_tiny_table_never_gives_a_wrong_verdict():
+    """A full transposition table makes the verdict "unknown", never "lost" (nor a false win)."""
+    cases = [("la_belle_lucie", {}, (1, 4)), ("trefoil", {}, (2,)), ("fan", {"deal": "round_robin"}, (2, 3))]
+    for name, params, deals in cases:
+        game = make_game(name, **params)
+        for deal in deals:
+            full = solve(game, deal, budget=300_000)
+            assert full.verdict in {"won", "lost"}, (name, deal)
+            tiny = solve(game, deal, budget=100_000, table_bits=10)
+            assert tiny.verdict in {full.verdict, "unknown"}, (name, deal, tiny)
+            if tiny.verdict == "won":
+                end = game.initial_state(deal)
+                for move in tiny.moves:
+                    end = game.apply(end, move)
+                assert game.is_won(end)
+    for pin in PINS:
+        game, state = pin_state(pin)
+        assert solve(game, state, budget=300_000, table_bits=10).verdict in {pin[7], "unknown"}, pin[0]
