@@ -11,6 +11,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from robust_helpers import SEQUENTIAL, config, folder_state, run_here, simlab, start, stored_rows, write_config
 
@@ -131,6 +132,9 @@ def test_a_folder_from_an_earlier_key_format_is_replayed_with_a_message(
         db.execute("UPDATE cells SET cell = ?, identity = ?", (old_key, json.dumps(old, sort_keys=True)))
         db.execute("UPDATE deals SET cell = ?", (old_key,))
         db.execute("DROP TABLE configs")
+    (output / "summary.csv").unlink()
+    assert commands.main(["report", str(output)]) == 0  # the old folder still reads as it is
+    assert pd.read_csv(output / "summary.csv")["deals"].tolist() == [6]
     status, out, err = run_here(path, capsys)
     assert status == 0, err
     assert "Played 6 deal(s)" in out

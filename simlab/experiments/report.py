@@ -18,7 +18,7 @@ import pandas as pd
 
 from simlab.experiments.config import ExperimentConfig, config_from_dict, load_config
 from simlab.experiments.plots import save_figures
-from simlab.experiments.store import DATABASE_NAME, ResultStore, deals_frame, stored_cells
+from simlab.experiments.store import DATABASE_NAME, ResultStore, deals_frame, readable_cells, stored_cells
 from simlab.experiments.tables import claims_table, comparisons_table, summarize
 
 # Files of an output folder besides the database (``store.DATABASE_NAME``), the
@@ -131,9 +131,9 @@ def _rebuild(folder: Path) -> dict[str, pd.DataFrame]:
             config = config_from_dict(last["config"], source=str(folder / RESOLVED_CONFIG),
                                       import_policies=False)
             cells = stored_cells(config, last["cells"])
-        else:  # a folder written before configs were recorded
+        else:  # a folder written before configs were recorded (simlab 0.1): its keys then
             config = load_config(folder / RESOLVED_CONFIG)
-            cells = None
+            cells = readable_cells(config, store.cell_identities())
         frame = deals_frame(config, store, tracebacks=True, cells=cells)
         sessions = list(store.sessions())
     manifest = _stored_manifest(folder) or build_manifest(

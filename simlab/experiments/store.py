@@ -73,7 +73,19 @@ def cell_identity(game: Component, policy: Component, root_seed: int) -> dict[st
 
 def cell_key(game: Component, policy: Component, root_seed: int) -> str:
     """A stable hash of the cell's identity (the same in every process and run)."""
-    text = json.dumps(cell_identity(game, policy, root_seed), sort_keys=True)
+    return _hash(cell_identity(game, policy, root_seed))
+
+
+def legacy_cell_key(game: Component, policy: Component, root_seed: int) -> str:
+    """The key simlab 0.1 gave the cell (its identity had no ``code``), for reading old folders."""
+    identity = cell_identity(game, policy, root_seed)
+    for part in ("game", "policy"):
+        del identity[part]["code"]
+    return _hash(identity)
+
+
+def _hash(identity: dict[str, Any]) -> str:
+    text = json.dumps(identity, sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 
@@ -94,6 +106,18 @@ class Cell:
 def cells_of(config: ExperimentConfig) -> list[Cell]:
     """Every (game, policy) cell, games first then policies, in config order."""
     return [Cell(cell_key(g, p, config.root_seed), g, p) for g in config.games for p in config.policies]
+
+
+def readable_cells(config: ExperimentConfig, known: Iterable[str]) -> list[Cell]:
+    """``config``'s cells, each under the key its rows are stored with: the current key, or
+    the legacy one of a folder written by simlab 0.1 (so ``simlab report`` still reads it)."""
+    known = set(known)
+    cells = []
+    for cell in cells_of(config):
+        legacy = legacy_cell_key(cell.game, cell.policy, config.root_seed)
+        cells.append(Cell(legacy, cell.game, cell.policy) if cell.key not in known and legacy in known
+                     else cell)
+    return cells
 
 
 def cell_records(config: ExperimentConfig, cells: list[Cell]) -> list[dict[str, Any]]:
