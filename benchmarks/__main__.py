@@ -7,7 +7,7 @@ import importlib
 import sys
 from typing import Sequence
 
-SECTIONS = ("policies", "solver")
+SECTIONS = ("policies", "solver", "fans")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -27,11 +27,11 @@ class SolverPolicy(Policy):
     version = 3
     parameters = {
         "mode": Param(str, "thoughtful", "thoughtful: knows the deal's future shuffles (an upper bound); "
-                      "fair: never looks at them, plans each round by sampling shuffles of its own "
+                      "fair: never looks at them, plays each round out against shuffles of its own "
                       "(a lower bound; simlab.solver.fair)", choices=("thoughtful", "fair")),
-        "samples": Param(int, 6, "fair mode: shuffle sequences sampled to make and to score each round's plans",
-                         low=1, high=1000),
-        "sample_budget": Param(int, 200_000, "fair mode: most positions per solve against a sampled shuffle",
+        "samples": Param(int, 16, "fair mode: shuffle sequences of its own each candidate redeal is played "
+                         "out against", low=1, high=10000),
+        "sample_budget": Param(int, 200_000, "fair mode: most positions per solve of a played-out last round",
                                low=1),
         "budget": Param(int, DEFAULT_BUDGET, "most distinct positions searched per deal "
                         "(fair mode: for the last round)", low=1),

@@ -101,7 +101,10 @@ def most_home(rules, state, chance, zobrist, budget):
     saved per depth and put back when the search backs up.
 
     Returns:
-        (line, home, exhausted, nodes): as ``RoundPlan``.
+        (line, home, exhausted, nodes, homes, starts, lines): the first four as
+        ``RoundPlan``; then every distinct ``homes_key`` the round reached, in
+        the order first reached, with the first line reaching it:
+        ``lines[starts[i]:starts[i + 1]]``.
     """
     state = state.copy()
     size = rules[STATE_SIZE]
@@ -119,6 +122,12 @@ def most_home(rules, state, chance, zobrist, budget):
     best_line[:best_length] = line[:best_length]
     best = kernel.foundation_cards(rules, state)
     position_set.add(table, kernel.position_hash(rules, state, zobrist))
+    seen_homes = np.zeros(HOMES_KEYS, dtype=np.bool_)
+    homes = np.empty(64, dtype=np.int64)
+    starts = np.zeros(65, dtype=np.int64)
+    lines = np.empty(4096, dtype=np.int32)
+    reached = 0
+    homes, starts, lines, reached = keep_homes(rules, state, line, ends[0], seen_homes, homes, starts, lines, reached)
     nodes = 1
     exhausted = True
     count[0] = round_moves(rules, state, legal[0])
@@ -147,6 +156,9 @@ def most_home(rules, state, chance, zobrist, budget):
             state[:] = saved[depth]
             continue
         nodes += 1
+        homes, starts, lines, reached = keep_homes(
+            rules, state, line, ends[depth + 1], seen_homes, homes, starts, lines, reached
+        )
         home = kernel.foundation_cards(rules, state)
         if home > best:
             best = home
@@ -159,12 +171,74 @@ def most_home(rules, state, chance, zobrist, budget):
         depth += 1
         count[depth] = round_moves(rules, state, legal[depth]) if not hides_a_top(rules, state) else 0
         tried[depth] = 0
-    return best_line[:best_length].copy(), best, exhausted, nodes
+    return (best_line[:best_length].copy(), best, exhausted, nodes, homes[:reached].copy(),
+            starts[: reached + 1].copy(), lines[: starts[reached]].copy())
+
+
+HOMES_KEYS = 14**4  # ``homes_key`` values: four foundations of 0-13 cards
+
+
+@njit(cache=True)
+def homes_key(rules, state):
+    """The cards home as one number: the four foundations' heights in base 14
+    (a fan game's foundations by suit; 0 for a game with more foundations)."""
+    if rules[N_PILES] - rules[FIRST_FOUNDATION] != 4:
+        return 0
+    key = 0
+    for pile in range(rules[N_PILES] - 1, rules[FIRST_FOUNDATION] - 1, -1):
+        key = key * 14 + min(kernel.height(rules, state, pile), 13)
+    return key
+
+
+@njit(cache=True)
+def keep_homes(rules, state, line, length, seen, homes, starts, lines, reached):
+    """Record ``line[:length]`` as the way to ``state``'s cards home if no line
+    reached them before; returns the (possibly grown) arrays and their count."""
+    key = homes_key(rules, state)
+    if seen[key]:
+        return homes, starts, lines, reached
+    seen[key] = True
+    if reached + 1 >= homes.shape[0]:
+        bigger = np.empty(2 * homes.shape[0], dtype=homes.dtype)
+        bigger[:reached] = homes[:reached]
+        homes = bigger
+        more = np.zeros(2 * starts.shape[0], dtype=starts.dtype)
+        more[: reached + 1] = starts[: reached + 1]
+        starts = more
+    end = starts[reached] + length
+    if end > lines.shape[0]:
+        longer = np.empty(2 * end, dtype=lines.dtype)
+        longer[: starts[reached]] = lines[: starts[reached]]
+        lines = longer
+    lines[starts[reached]: end] = line[:length]
+    homes[reached] = key
+    starts[reached + 1] = end
+    return homes, starts, lines, reached + 1
 
 
 def best_round(game, array: np.ndarray, chance: np.ndarray, budget: int = DEFAULT_ROUND_BUDGET) -> RoundPlan:
     """The first line from ``array`` (a position of ``game``) that sends the
     most cards home without a redeal. ``chance`` is only read by a redeal, so a
     round's search never uses it; it is passed for the move functions' sake."""
-    line, home, exhausted, nodes = most_home(game.rules, array, chance, kernel.ZOBRIST, budget)
+    line, home, exhausted, nodes, _, _, _ = most_home(game.rules, array, chance, kernel.ZOBRIST, budget)
     return RoundPlan(line, int(home), bool(exhausted), int(nodes))
+
+
+def reachable_homes(game, array: np.ndarray, budget: int = DEFAULT_ROUND_BUDGET) -> tuple[dict[int, np.ndarray], int]:
+    """Every set of cards home the round from ``array`` can reach (as ``homes_key``),
+    each with the first line the search found to it; and the positions searched."""
+    _, _, _, nodes, homes, starts, lines = most_home(game.rules, array, np.zeros(1), kernel.ZOBRIST, budget)
+    return {int(key): lines[starts[i]: starts[i + 1]] for i, key in enumerate(homes.tolist())}, int(nodes)
+
+
+def heights_of(key: int) -> tuple[int, int, int, int]:
+    """The four foundation heights of a ``homes_key``."""
+    return key % 14, key // 14 % 14, key // 196 % 14, key // 2744
+
+
+def undominated(keys) -> list[int]:
+    """The ``homes_key`` values no other one dominates (as many cards home in
+    every suit, more in one), in their given order."""
+    heights = {key: heights_of(key) for key in keys}
+    return [key for key in keys if not any(
+        other != key and all(a >= b for a, b in zip(heights[other], heights[key])) for other in keys)]
