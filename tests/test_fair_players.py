@@ -338,3 +338,13 @@ def test_fan_players_finish_and_replay(label, foundation_return):
             for move in game.legal_moves(states[-1]):
                 assert canonical(game, game.apply(states[-1], move)) in keys, (label, deal, move)
         assert not any(tuple(m) == REDEAL or is_draw(tuple(m)) for m in record.moves)
+
+
+def test_the_fair_solver_refuses_a_game_with_hidden_cards():
+    """In Castle of Indolence the solver would see the squared reserve cards:
+    its fair mode must refuse rather than play them and be labelled fair."""
+    from simlab.solver import SolverError
+
+    game = make_game("castle_of_indolence")
+    with pytest.raises(SolverError, match="face up"):
+        make_policy("solver", mode="fair").play(game, game.initial_state(1), np.random.default_rng(0))

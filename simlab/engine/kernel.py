@@ -249,7 +249,9 @@ def legal_moves(rules, state, out):
             continue
         h = height(rules, state, source)
         if h >= least:
-            count = card_destinations(rules, state, source, card_at(rules, state, source, h - 1), 0, out, count)
+            card = card_at(rules, state, source, h - 1)
+            if card >= 0:  # a hidden card (an observation's) goes nowhere
+                count = card_destinations(rules, state, source, card, 0, out, count)
     if rules[HAS_SPECIAL] == 1:
         count = special_moves(rules, state, out, count)
     return count

@@ -52,6 +52,7 @@ class _Worker:
     started: float = 0.0  # time.monotonic() when that deal started
     grace: float = 0.0  # extra seconds that deal may take (``FIRST_DEAL_GRACE``)
     rows: list[dict[str, Any]] = field(default_factory=list)  # rows of the task so far
+    handed: int = 0  # how many of ``rows`` were handed out already
 
 
 class SupervisedPool:
@@ -83,10 +84,18 @@ class SupervisedPool:
         """Give every idle worker a task, starting workers as needed."""
         while len(self.workers) < min(self.n_workers, len(self.workers) + len(queue)):
             self.workers.append(self._start())
-        for worker in self.workers:
+        for index, worker in enumerate(self.workers):
             if worker.task is None and queue:
-                worker.task, worker.rows, worker.deal = queue.popleft(), [], None
-                worker.connection.send(worker.task)
+                task = queue.popleft()
+                try:
+                    if not worker.process.is_alive():  # it died while idle: it had no deal to lose
+                        raise OSError("idle worker died")
+                    worker.connection.send(task)
+                except OSError:
+                    _stop(worker, kill=True)
+                    worker = self.workers[index] = self._start()
+                    worker.connection.send(task)
+                worker.task, worker.rows, worker.handed, worker.deal = task, [], 0, None
 
     def _start(self) -> _Worker:
         parent, child = self.context.Pipe()
@@ -103,18 +112,23 @@ class SupervisedPool:
                          timeout=POLL_SECONDS))
         for worker in busy:
             if worker.connection in ready or worker.process.sentinel in ready:
-                finished = self._read(worker)
-                if finished is not None:
-                    yield finished
+                done = self._read(worker)
+                if done:
+                    yield self._take(worker)
+                    worker.task, worker.rows, worker.handed = None, [], 0
                 elif not worker.process.is_alive():
                     yield self._replace(worker, queue, WORKER_DIED, _death_cause(worker.process))
+                else:
+                    finished = self._take(worker)  # each deal's row as it ends: an interrupt loses none
+                    if finished:
+                        yield finished
             elif self._overran(worker):
                 yield self._replace(worker, queue, TIMEOUT,
                                     f"Timeout: the deal took longer than execution.deal_timeout "
                                     f"({worker.task.timeout:g} s); its worker was stopped")
 
-    def _read(self, worker: _Worker) -> list[dict[str, Any]] | None:
-        """Read every waiting message; the chunk's rows once it is done, else None."""
+    def _read(self, worker: _Worker) -> bool:
+        """Read every waiting message; True once the worker's chunk is done."""
         try:
             while worker.connection.poll():
                 kind, value = worker.connection.recv()
@@ -125,11 +139,17 @@ class SupervisedPool:
                     worker.rows.append(value)
                     worker.deal = None
                 else:  # done
-                    rows, worker.task, worker.rows = worker.rows, None, []
-                    return rows
+                    return True
         except (EOFError, OSError):
             worker.process.join(STOP_SECONDS)  # it died: let its exit code arrive
-        return None
+        return False
+
+    @staticmethod
+    def _take(worker: _Worker) -> list[dict[str, Any]]:
+        """The rows of ``worker`` not handed out yet (each is final once it arrives)."""
+        rows = worker.rows[worker.handed:]
+        worker.handed = len(worker.rows)
+        return rows
 
     @staticmethod
     def _overran(worker: _Worker) -> bool:
@@ -146,12 +166,14 @@ class SupervisedPool:
         _stop(worker, kill=True)
         self.workers.remove(worker)
         done = {row["deal"] for row in worker.rows}
-        if worker.deal is None:  # it died loading the game or policy: the whole chunk failed
+        if worker.deal is not None:
+            failed = [worker.deal]
+        elif worker.rows:  # it died between two deals: none failed, the rest are played again
+            failed = []
+        else:  # it died loading the game or policy: the whole chunk failed
             failed = [d for d in task.deals if d not in done]
             cause += " (while loading the game and policy)"
-        else:
-            failed = [worker.deal]
-        rows = worker.rows + [failure_row(task.cell, deal, reason, cause) for deal in failed]
+        rows = worker.rows[worker.handed:] + [failure_row(task.cell, deal, reason, cause) for deal in failed]
         rest = tuple(d for d in task.deals if d not in done and d not in failed)
         if rest:
             queue.appendleft(task._replace(deals=rest))

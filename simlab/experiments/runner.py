@@ -38,10 +38,9 @@ from simlab.experiments.store import (
     deals_frame,
 )
 from simlab.experiments.worker import ERROR, WORKER_DIED, ChunkTask, failure_row, play_chunk
+from simlab.policies.catalog import policy_class
 
 SCHEDULER_TIMEOUT = "10s"
-# Policies whose own node budget bounds every deal: ``deal_timeout`` does not apply to them.
-BUDGETED_POLICIES = ("solver",)
 
 
 class RunOutcome(NamedTuple):
@@ -175,7 +174,8 @@ def plan(config: ExperimentConfig, cells: list[Cell], store: ResultStore) -> lis
 
 
 def _task(config: ExperimentConfig, cell: Cell, deals: tuple[int, ...]) -> ChunkTask:
-    timeout = None if cell.policy.name in BUDGETED_POLICIES else config.execution.deal_timeout
+    # a policy whose own node budget bounds every deal (``Policy.budgeted``) is not timed out
+    timeout = None if policy_class(cell.policy.name).budgeted else config.execution.deal_timeout
     return ChunkTask(cell.key, cell.game.name, json.dumps(cell.game.params, sort_keys=True),
                      cell.policy.name, json.dumps(cell.policy.params, sort_keys=True),
                      config.root_seed, deals, timeout)

@@ -27,8 +27,8 @@ FANS = 18
 FAN_SIZE = 3  # cards per fan at the deal and after a redeal (the last fan holds fewer)
 
 FOUNDATION_RETURN_DOC = (
-    "a foundation's top card may go back onto a fan that takes it (PySolFC allows it; "
-    "it never helps when fans build down in suit, docs/rules.md section 9)"
+    "a foundation's top card may go back onto a fan that takes it (PySolFC allows it; once no redeal is ahead "
+    "it never helps, fans building down in suit: docs/rules.md section 9)"
 )
 
 

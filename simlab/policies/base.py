@@ -32,6 +32,9 @@ class Policy:
     # instead of the player's observation: only the solver, whose verdicts on a
     # game with hidden cards are then ``thoughtful`` (an upper bound).
     sees_everything: ClassVar[bool] = False
+    # Whether a node budget of its own bounds every deal it plays (the solver,
+    # round_max): the experiments' ``deal_timeout`` does not apply to it.
+    budgeted: ClassVar[bool] = False
 
     def __init__(self, **params: Any) -> None:
         self.params = params

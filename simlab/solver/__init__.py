@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from simlab.engine.game import Game, State
+from simlab.engine.layout import FILL_REFILL
 from simlab.errors import SimlabError
 from simlab.solver.portfolio import portfolio_search
 from simlab.solver.replay import replays_to_win
@@ -47,6 +48,9 @@ def solve(
         table_bits: the transposition table holds ``2**table_bits`` positions
             (8 bytes each); when it is 75% full the verdict is ``unknown``.
     """
+    if game.table.stock or any(spec.fill == FILL_REFILL for spec in game.table.specs):
+        raise SolverError(f"{game.name}: the solver does not search a stock or automatic refills yet "
+                          "(its automatic plays home would skip the refills)")
     information = "thoughtful" if game.has_hidden_cards or game.has_chance else "open"
     start = game.initial_state(deal) if isinstance(deal, int) else deal
     clock = time.process_time()

@@ -18,7 +18,8 @@ Two fair players live here:
   the fans are gathered and, from the player's point of view, shuffled
   uniformly, so what the redeal brings depends only on which cards are home.
   The round search (``simlab.solver.rounds.reachable_homes``) lists every set
-  of cards home the round can reach, with a line to each; the player keeps
+  of cards home the round can reach when every safe card goes home at once,
+  with a line to each; the player keeps
   the few with the most cards home and those no other set dominates (as many
   cards of every suit home, more of one), and plays each out against
   the same ``samples`` shuffle sequences of its own (uniform, from its own

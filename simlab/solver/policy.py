@@ -20,6 +20,7 @@ class SolverPolicy(Policy):
     ``unknown`` when the budget or the table runs out first."""
 
     name = "solver"
+    budgeted = True
     # Each version changes node counts (and possibly verdicts) at a given
     # budget, so results of an earlier version are not resumed:
     # 2: the cheap proofs of loss (simlab.solver.deadlock);
@@ -46,9 +47,10 @@ class SolverPolicy(Policy):
         return self.params.get("mode", "thoughtful") == "thoughtful"
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
+        if self.params["mode"] == "fair" and game.has_hidden_cards:
+            raise SolverError(f"{game.name}: the fair solver plays games whose cards are all face up "
+                              "(it would see the hidden ones)")
         if self.params["mode"] == "fair" and game.has_chance:
-            if game.has_hidden_cards:
-                raise SolverError(f"{game.name}: the fair solver plays games whose cards are all face up")
             return play_fair(game, state, rng, self.params["samples"], self.params["sample_budget"],
                              self.params["budget"], self.params["max_moves"])
         result = solve(game, state, budget=self.params["budget"], table_bits=self.params["table_bits"])

@@ -21,6 +21,7 @@ class RoundMaxPolicy(Policy):
     It never sees a shuffle before it happens."""
 
     name = "round_max"
+    budgeted = True
     parameters = {
         "round_budget": Param(int, DEFAULT_ROUND_BUDGET, "most distinct positions searched per round", low=1),
     }

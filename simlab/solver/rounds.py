@@ -22,10 +22,11 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel, moves, position_set
+from simlab.engine.game import MAX_LEGAL_MOVES
 from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, MOVE_REDEAL, N_CARDS, N_PILES, STATE_SIZE
 from simlab.solver.autoplay import safe_within_round
 
-ROUND_BRANCHING = 512  # the most moves a position of a round lists (La Belle Lucie: under 150 with a draw)
+ROUND_BRANCHING = MAX_LEGAL_MOVES  # room for every move the kernel may list
 ROUND_DEPTH = 1024  # the longest line searched (a round of La Belle Lucie takes under 100 moves)
 DEFAULT_ROUND_BUDGET = 2_000_000  # distinct positions per round
 TABLE_BITS = 24  # the set of positions seen grows to 2**24 slots (128 MiB) at most
@@ -102,9 +103,10 @@ def most_home(rules, state, chance, zobrist, budget):
 
     Returns:
         (line, home, exhausted, nodes, homes, starts, lines): the first four as
-        ``RoundPlan``; then every distinct ``homes_key`` the round reached, in
-        the order first reached, with the first line reaching it:
-        ``lines[starts[i]:starts[i + 1]]``.
+        ``RoundPlan``; then every distinct ``homes_key`` the search reached (it
+        always makes the safe plays home, so a set that keeps such a card in a
+        fan is not among them), in the order first reached, with the first line
+        reaching it: ``lines[starts[i]:starts[i + 1]]``.
     """
     state = state.copy()
     size = rules[STATE_SIZE]
@@ -225,8 +227,9 @@ def best_round(game, array: np.ndarray, chance: np.ndarray, budget: int = DEFAUL
 
 
 def reachable_homes(game, array: np.ndarray, budget: int = DEFAULT_ROUND_BUDGET) -> tuple[dict[int, np.ndarray], int]:
-    """Every set of cards home the round from ``array`` can reach (as ``homes_key``),
-    each with the first line the search found to it; and the positions searched."""
+    """Every set of cards home the round from ``array`` can reach with every safe
+    card played home at once (as ``homes_key``), each with the first line the
+    search found to it; and the positions searched."""
     _, _, _, nodes, homes, starts, lines = most_home(game.rules, array, np.zeros(1), kernel.ZOBRIST, budget)
     return {int(key): lines[starts[i]: starts[i + 1]] for i, key in enumerate(homes.tolist())}, int(nodes)
 
