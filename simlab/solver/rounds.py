@@ -28,7 +28,7 @@ from simlab.solver.autoplay import safe_within_round
 
 ROUND_BRANCHING = MAX_LEGAL_MOVES  # room for every move the kernel may list
 ROUND_DEPTH = 1024  # the longest line searched (a round of La Belle Lucie takes under 100 moves)
-DEFAULT_ROUND_BUDGET = 2_000_000  # distinct positions per round
+DEFAULT_ROUND_BUDGET = 100_000  # positions per round (the costliest La Belle Lucie deal of 1-200 took 2.0 CPU-s, ~90,000 in all)
 TABLE_BITS = 24  # the set of positions seen grows to 2**24 slots (128 MiB) at most
 
 
