@@ -28,7 +28,8 @@ from simlab.solver.autoplay import safe_within_round
 
 ROUND_BRANCHING = MAX_LEGAL_MOVES  # room for every move the kernel may list
 ROUND_DEPTH = 1024  # the longest line searched (a round of La Belle Lucie takes under 100 moves)
-DEFAULT_ROUND_BUDGET = 100_000  # positions per round (the costliest La Belle Lucie deal of 1-200 took 2.0 CPU-s, ~90,000 in all)
+# positions per round (the costliest La Belle Lucie deal of 1-200 took 2.0 CPU-s, ~90,000 positions in all)
+DEFAULT_ROUND_BUDGET = 100_000
 TABLE_BITS = 24  # the set of positions seen grows to 2**24 slots (128 MiB) at most
 
 
