@@ -58,7 +58,7 @@ def _check_game_number(game_number: int) -> None:
 def chance_tape(game_number: int, decks: int, count: int) -> np.ndarray:
     """The ``count`` numbers PySolFC's random stream for ``game_number`` yields
     after the deal's shuffle, for the shuffles of redeals during play
-    (``simlab.engine.moves.redeal``): ``tape[0]`` names the generator (0.0:
+    (``simlab.engine.moves.redeal_using``): ``tape[0]`` names the generator (0.0:
     Microsoft's LCG, whose raw 15-bit values follow; 1.0: the Mersenne Twister,
     whose ``random()`` values follow)."""
     _check_game_number(game_number)

@@ -104,12 +104,6 @@ def tape_randint(chance, position, n):
     return np.int64(value * (n + 1))
 
 
-@njit(cache=True)
-def redeal(rules, state, chance):
-    """``redeal_using`` with a scratch array of its own."""
-    redeal_using(rules, state, chance, np.empty(rules[N_CARDS], dtype=np.int64))
-
-
 @allocation_free
 def redeal_using(rules, state, chance, cards):
     """Gather the rows (row 0 first, each bottom to top) into ``cards`` (scratch
