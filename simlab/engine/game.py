@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Mapping, NamedTuple
 
 import numpy as np
 
@@ -106,6 +106,13 @@ class Game:
 
     def __init__(self, **params: Any) -> None:
         self.params = params
+
+    @classmethod
+    def settle_params(cls, given: Mapping[str, Any], resolved: dict[str, Any]) -> dict[str, Any]:
+        """The parameters in force, from those checked (``resolved``, defaults
+        filled in) and those the user gave: a game whose defaults depend on
+        another parameter (Windmill's under ``welford``) fills them in here."""
+        return resolved
 
     # ----- what a subclass provides -------------------------------------------------
     def layout(self) -> Layout:

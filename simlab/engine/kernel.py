@@ -15,6 +15,8 @@ from simlab.engine.layout import (
     BASE_CHOSEN,
     BUILD,
     CAPACITY,
+    CENTRE_PILE,
+    COUNTER_BORROWED,
     COUNTER_DRAWS,
     COUNTER_RECYCLES,
     COUNTER_REDEALS,
@@ -46,14 +48,19 @@ from simlab.engine.layout import (
     P_ACCEPTS_FROM,
     P_BASE,
     P_BUILD,
+    P_DEAD_WHEN_FULL,
+    P_EARLY_LIMIT,
+    P_EARLY_STOCK,
     P_FILL,
     P_GIVES,
     P_KIND,
     P_LIMIT,
+    P_REFUSES,
     P_SUIT,
     P_WRAP,
     PILE_FIELDS,
     PILE_TABLE,
+    RECYCLES_AT_START,
     ROWS_ALIKE,
     ROWS_ORDERED,
     SOURCE_LIMIT,
@@ -61,6 +68,9 @@ from simlab.engine.layout import (
     SUIT_ALTERNATE,
     SUIT_BITS,
     SUIT_SAME,
+    TRANSFER_NOT_TWICE,
+    TRANSFER_ROWS_FIRST,
+    TRANSFER_RULE,
     WASTE_PILE,
     WRAP,
 )
@@ -162,8 +172,59 @@ def foundation_accepts(rules, state, foundation_pile, card):
     below = top_card(rules, state, foundation_pile) % 13
     wrap = spec(rules, foundation_pile, P_WRAP) == 1
     if spec(rules, foundation_pile, P_BUILD) & DIR_UP:
-        return rank == below + 1 or (wrap and below == 12 and rank == 0)
-    return rank == below - 1 or (wrap and below == 0 and rank == 12)
+        fits = rank == below + 1 or (wrap and below == 12 and rank == 0)
+    else:
+        fits = rank == below - 1 or (wrap and below == 0 and rank == 12)
+    if fits and spec(rules, foundation_pile, P_EARLY_LIMIT) > 0:  # read only for a card that fits
+        return not early_full(rules, state, foundation_pile, h)
+    return fits
+
+
+@allocation_free
+def early_full(rules, state, foundation_pile, h):
+    """Whether a foundation of ``h`` cards is at its early limit (``P_EARLY_LIMIT``:
+    Welford's centre stops at its first queen while pack one is in the stock)."""
+    return (
+        h >= spec(rules, foundation_pile, P_EARLY_LIMIT)
+        and height(rules, state, rules[STOCK_PILE]) > spec(rules, foundation_pile, P_EARLY_STOCK)
+        and counter(rules, state, COUNTER_RECYCLES) == rules[RECYCLES_AT_START]
+    )
+
+
+@allocation_free
+def transfer_allowed(rules, state, source, destination):
+    """Whether a foundation's top card (``source``) that ``destination``, another
+    foundation, accepts may go there: not from a pile it refuses
+    (``P_REFUSES``), and onto the centre only as ``TRANSFER_RULE`` says."""
+    if (spec(rules, destination, P_REFUSES) >> source) & 1:
+        return False
+    if destination != rules[CENTRE_PILE]:
+        return True
+    rule = rules[TRANSFER_RULE]
+    if rule == TRANSFER_NOT_TWICE:
+        return counter(rules, state, COUNTER_BORROWED) == 0
+    if rule == TRANSFER_ROWS_FIRST:
+        return not a_row_fits(rules, state, destination)
+    return True
+
+
+@allocation_free
+def a_row_fits(rules, state, foundation_pile):
+    """Whether some row's top card may go onto ``foundation_pile``."""
+    for row in range(rules[FIRST_CELL]):
+        card = top_card(rules, state, row)
+        if card >= 0 and foundation_accepts(rules, state, foundation_pile, card):
+            return True
+    return False
+
+
+@allocation_free
+def gives_now(rules, source, h):
+    """Whether a pile of ``h`` cards that may give (``P_GIVES``) gives now: not a
+    foundation that is complete and dead (``P_DEAD_WHEN_FULL``)."""
+    return source < rules[FIRST_FOUNDATION] or not (
+        spec(rules, source, P_DEAD_WHEN_FULL) == 1 and h >= spec(rules, source, P_LIMIT)
+    )
 
 
 @allocation_free
@@ -224,8 +285,10 @@ def foundation_destinations(rules, state, source, source_bit, card, move_high, o
     step = 4 if by_suit else 1
     first = first_foundation + (card // 13) % 4 if by_suit else first_foundation
     for foundation in range(first, rules[N_PILES], step):
-        if foundation != source and spec(rules, foundation, P_ACCEPTS_FROM) & source_bit and foundation_accepts(
-            rules, state, foundation, card
+        if (
+            foundation != source and spec(rules, foundation, P_ACCEPTS_FROM) & source_bit
+            and foundation_accepts(rules, state, foundation, card)
+            and (source < first_foundation or transfer_allowed(rules, state, source, foundation))
         ):
             out[count] = move_high + source * MOVE_BASE + foundation
             count += 1
@@ -248,7 +311,7 @@ def legal_moves(rules, state, out):
         if least == 0:
             continue
         h = height(rules, state, source)
-        if h >= least:
+        if h >= least and gives_now(rules, source, h):
             card = card_at(rules, state, source, h - 1)
             if card >= 0:  # a hidden card (an observation's) goes nowhere
                 count = card_destinations(rules, state, source, card, 0, out, count)

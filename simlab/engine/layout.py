@@ -76,6 +76,13 @@ FILL_ANY = 0
 FILL_NONE = 1
 FILL_KINGS = 2
 FILL_REFILL = 3  # refilled at once from ``PileSpec.refill_from``; a player never fills it
+FILL_ON_TURN = 4  # filled up to its ``limit`` from ``refill_from`` (the stock) each time the stock is turned
+
+# Which transfers from one foundation to the game's centre foundation (``Layout.centre``) are allowed,
+# beyond what the piles' specs say (Windmill's rule sets; docs/rules.md section 10).
+TRANSFER_ANY = 0  # whenever the centre accepts the card
+TRANSFER_NOT_TWICE = 1  # not when the last card onto the centre also came from a foundation
+TRANSFER_ROWS_FIRST = 2  # only while no row's top card could go onto the centre
 
 # How the game's foundations are built (the summary the solver's heuristics read;
 # each foundation's own rule is in its PileSpec).
@@ -100,7 +107,8 @@ COUNTER_REDEALS = 0  # gather-shuffle-deal redeals left
 COUNTER_RECYCLES = 1  # passes of the waste back to the stock left
 COUNTER_DRAWS = 2  # draws (a card pulled from under a row's top) left
 COUNTER_TAPE = 3  # two bytes: how many numbers of the chance tape are used
-N_COUNTERS = 5
+COUNTER_BORROWED = 5  # 1 when the last card onto the centre came from a foundation (``TRANSFER_NOT_TWICE``)
+N_COUNTERS = 6
 
 # Indices into the rules array's header.
 N_PILES = 0
@@ -133,7 +141,10 @@ FIRST_STOCK = 26  # first pile after the reserves: the stock and waste, if any, 
 ROWS_ALIKE = 27  # every row has the same spec: the kernels read row 0's once
 SOURCE_LIMIT = 28  # piles below this index may give cards (all but foundations, unless one gives)
 ROWS_ORDERED = 29  # 1 when a redeal gathers the rows in order: then their order is part of a position
-PILE_TABLE = 30
+TRANSFER_RULE = 30  # ``TRANSFER_*``
+CENTRE_PILE = 31  # the pile ``TRANSFER_RULE`` protects, or -1
+RECYCLES_AT_START = 32  # passes of the waste a deal starts with (``P_EARLY_LIMIT`` holds until one is taken)
+PILE_TABLE = 33
 HEADER_LENGTH = PILE_TABLE
 
 # Fields of one pile's row in the pile table.
@@ -148,7 +159,11 @@ P_VISIBLE = 7
 P_BASE = 8  # foundation: first card's rank index (0 = ace, 12 = king) or BASE_CHOSEN
 P_SUIT = 9  # foundation: the one suit it takes, or -1 for any
 P_LIMIT = 10  # foundation: cards it holds when complete (13; Windmill's centre 52)
-PILE_FIELDS = 11
+P_REFUSES = 11  # bit (1 << pile) for every pile whose top card it refuses although its kind is accepted
+P_DEAD_WHEN_FULL = 12  # 1: once complete, no card leaves it
+P_EARLY_LIMIT = 13  # foundation: while the stock holds more than P_EARLY_STOCK cards in the first pass, it
+P_EARLY_STOCK = 14  # holds at most P_EARLY_LIMIT cards (0: no such limit; Welford's first queen)
+PILE_FIELDS = 15
 
 SOURCE_KINDS = (1 << KIND_ROW) | (1 << KIND_CELL) | (1 << KIND_RESERVE) | (1 << KIND_WASTE)
 
@@ -169,8 +184,14 @@ class PileSpec:
         visible: what a player sees of it (``VISIBLE_*``).
         base: a foundation's first rank (0 = ace) or ``BASE_CHOSEN``.
         suit: the one suit a foundation takes, or -1 for any.
-        limit: cards a complete foundation holds.
+        limit: cards a complete foundation holds; with ``FILL_ON_TURN``, the cards a pile is filled up to.
         slots: the most cards the pile can ever hold (sizes the state).
+        refuses: names of piles whose top card it refuses although it accepts their kind.
+        dead_when_full: once it holds ``limit`` cards, no card leaves it.
+        early_limit: with ``early_stock``: while the stock holds more than
+            ``early_stock`` cards and no pass of the waste has been taken, it holds at
+            most ``early_limit`` cards (0: no such limit).
+        early_stock: see ``early_limit``.
     """
 
     kind: int
@@ -186,13 +207,19 @@ class PileSpec:
     suit: int = -1
     limit: int = 13
     slots: int = 13
+    refuses: tuple[str, ...] = ()
+    dead_when_full: bool = False
+    early_limit: int = 0
+    early_stock: int = 0
 
-    def row(self) -> list[int]:
-        """This pile's row of the pile table."""
+    def row(self, pile_index: dict[str, int]) -> list[int]:
+        """This pile's row of the pile table (``pile_index``: the layout's pile numbers by name)."""
         mask = sum(1 << kind for kind in set(self.accepts_from))
         gives = 1 + self.keeps if self.gives else 0
+        refuses = sum(1 << pile_index[name] for name in set(self.refuses))
         return [self.kind, self.build, int(self.wrap), self.fill, self.refill_from, mask, gives,
-                self.visible, self.base, self.suit, self.limit]
+                self.visible, self.base, self.suit, self.limit, refuses, int(self.dead_when_full),
+                self.early_limit, self.early_stock]
 
 
 @dataclass(frozen=True)
@@ -225,6 +252,8 @@ class Layout:
         recycles: passes of the waste back to the stock.
         draws: cards a player may pull from under a row's top once no redeal is left.
         autoplay: which safe foundation plays the solver may make (``AUTOPLAY_*``).
+        transfer_rule: ``TRANSFER_*``: when a foundation's card may go onto ``centre``.
+        centre: the name of the pile ``transfer_rule`` protects ("" for none).
         overrides: ``(pile name, PileSpec)`` pairs that replace a pile's spec.
     """
 
@@ -247,6 +276,8 @@ class Layout:
     recycles: int = 0
     draws: int = 0
     autoplay: int = AUTOPLAY_NONE
+    transfer_rule: int = TRANSFER_ANY
+    centre: str = ""
     overrides: tuple[tuple[str, PileSpec], ...] = field(default=())
 
     @property
@@ -259,7 +290,7 @@ class Layout:
 
     @property
     def has_counters(self) -> bool:
-        return bool(self.stock or self.redeals or self.recycles or self.draws)
+        return bool(self.stock or self.redeals or self.recycles or self.draws or self.transfer_rule)
 
     def pile_names(self) -> list[str]:
         """Names in pile-index order: ``row0.., cell0.., reserve0.., stock, waste, foundation0..``."""
@@ -349,18 +380,24 @@ class Layout:
         rules[WASTE_PILE] = first_stock + 1 if self.stock else -1
         rules[AUTOPLAY] = self.autoplay
         rules[HAS_HIDDEN] = int(any(spec.visible != VISIBLE_ALL for spec in specs))
-        rules[HAS_SPECIAL] = int(self.has_counters or any(spec.fill == FILL_REFILL for spec in specs))
+        rules[HAS_SPECIAL] = int(self.has_counters or any(spec.fill in (FILL_REFILL, FILL_ON_TURN) for spec in specs))
         rules[REDEAL_GROUP] = self.redeal_group
         rules[ROWS_ALIKE] = int(len(set(specs[: self.rows])) <= 1)
         givers = [pile for pile, spec in enumerate(specs) if spec.gives]
         rules[SOURCE_LIMIT] = givers[-1] + 1 if givers else 0
         rules[ROWS_ORDERED] = int(self.redeals > 0)
+        pile_index = {name: pile for pile, name in enumerate(self.pile_names())}
+        if any(pile_index[name] >= 63 for spec in specs for name in spec.refuses):
+            raise ValueError("PileSpec.refuses names a pile numbered 63 or more (the mask is 63 bits)")
+        rules[TRANSFER_RULE] = self.transfer_rule
+        rules[CENTRE_PILE] = pile_index[self.centre] if self.centre else -1
+        rules[RECYCLES_AT_START] = self.recycles
         for pile, spec in enumerate(specs):
-            rules[PILE_TABLE + PILE_FIELDS * pile: PILE_TABLE + PILE_FIELDS * (pile + 1)] = spec.row()
+            rules[PILE_TABLE + PILE_FIELDS * pile: PILE_TABLE + PILE_FIELDS * (pile + 1)] = spec.row(pile_index)
         return rules
 
     def initial_counters(self) -> list[int]:
         """The counters of a new deal (empty when the game has none)."""
         if not self.has_counters:
             return []
-        return [self.redeals, self.recycles, self.draws, 0, 0]
+        return [self.redeals, self.recycles, self.draws, 0, 0, 0]

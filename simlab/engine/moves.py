@@ -25,12 +25,16 @@ from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
     CAPACITY,
+    CENTRE_PILE,
+    COUNTER_BORROWED,
     COUNTER_DRAWS,
     COUNTER_RECYCLES,
     COUNTER_REDEALS,
     COUNTER_TAPE,
+    FILL_ON_TURN,
     FILL_REFILL,
     FIRST_CELL,
+    FIRST_FOUNDATION,
     HAS_HIDDEN,
     HAS_SPECIAL,
     MOVE_BASE,
@@ -44,10 +48,14 @@ from simlab.engine.layout import (
     OFFSET_COUNTERS,
     OFFSET_HEIGHTS,
     P_FILL,
+    P_LIMIT,
     P_REFILL_FROM,
     P_VISIBLE,
     REDEAL_GROUP,
     STATE_SIZE,
+    STOCK_PILE,
+    TRANSFER_NOT_TWICE,
+    TRANSFER_RULE,
     VISIBLE_ALL,
     VISIBLE_NONE,
 )
@@ -190,8 +198,14 @@ def play_any(rules, state, move, chance, cards):
     kind = kernel.move_kind(move)
     source = (move // MOVE_BASE) % MOVE_BASE
     destination = move % MOVE_BASE
-    if kind == MOVE_CARD or kind == MOVE_TURN:
-        kernel.apply_move(rules, state, move & 0xFFFF)
+    if kind == MOVE_CARD:
+        kernel.apply_move(rules, state, move)
+        if rules[TRANSFER_RULE] == TRANSFER_NOT_TWICE and destination == rules[CENTRE_PILE]:
+            state[rules[OFFSET_COUNTERS] + COUNTER_BORROWED] = source >= rules[FIRST_FOUNDATION]
+    elif kind == MOVE_TURN:
+        fill_gaps(rules, state)
+        if kernel.height(rules, state, source) > 0:
+            kernel.apply_move(rules, state, move & 0xFFFF)
     elif kind == MOVE_RECYCLE:
         recycle(rules, state, source, destination)
         add_counter(rules, state, COUNTER_RECYCLES, -1)
@@ -205,8 +219,25 @@ def play_any(rules, state, move, chance, cards):
 
 
 @allocation_free
-def has_refills(rules):
-    """Whether some pile is refilled automatically (then even a card move is not its own inverse)."""
+def fill_gaps(rules, state):
+    """Before the stock is turned: every pile that ``FILL_ON_TURN`` fills takes
+    stock cards up to its size, pile by pile (Welford's sails, inner card first)."""
+    stock = rules[STOCK_PILE]
+    for pile in range(rules[N_PILES]):
+        if kernel.spec(rules, pile, P_FILL) != FILL_ON_TURN:
+            continue
+        while kernel.height(rules, state, pile) < kernel.spec(rules, pile, P_LIMIT) and kernel.height(
+            rules, state, stock
+        ) > 0:
+            move_top(rules, state, stock, pile)
+
+
+@allocation_free
+def card_moves_irreversible(rules):
+    """Whether a card move may do more than move its card (a refill, or a
+    counter that ``TRANSFER_NOT_TWICE`` keeps): then it is not its own inverse."""
+    if rules[TRANSFER_RULE] == TRANSFER_NOT_TWICE:
+        return True
     for pile in range(rules[N_PILES]):
         if kernel.spec(rules, pile, P_FILL) == FILL_REFILL:
             return True

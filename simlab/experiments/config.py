@@ -439,7 +439,8 @@ class _Validator:
                 resolve_params(owner, {key: declared[key]}, {key: value})
             except (ParameterError, UnknownNameError) as error:
                 self.fail(f"{path}.{key}", f": {error}")
-        return resolve_params(owner, declared, params)
+        resolved = resolve_params(owner, declared, params)
+        return resolved if kind == "policy" else cls.settle_params(params, resolved)
 
     def claim(self, path: str, item: Any, games: tuple[Component, ...],
               policies: tuple[Component, ...]) -> Claim:

@@ -19,4 +19,4 @@ def register_game(cls: type[Game]) -> type[Game]:
 def make_game(name: str, **params: Any) -> Game:
     """Build the game called ``name``, checking ``params`` against its declaration."""
     cls = GAMES.get(name)
-    return cls(**resolve_params(f"game '{name}'", cls.parameters, params))
+    return cls(**cls.settle_params(params, resolve_params(f"game '{name}'", cls.parameters, params)))

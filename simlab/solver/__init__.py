@@ -10,7 +10,8 @@ from __future__ import annotations
 import time
 
 from simlab.engine.game import Game, State
-from simlab.engine.layout import FILL_REFILL
+from simlab.engine.layout import AUTOPLAY_NONE
+from simlab.engine.moves import card_moves_irreversible
 from simlab.errors import SimlabError
 from simlab.solver.portfolio import portfolio_search
 from simlab.solver.replay import replays_to_win
@@ -48,9 +49,9 @@ def solve(
         table_bits: the transposition table holds ``2**table_bits`` positions
             (8 bytes each); when it is 75% full the verdict is ``unknown``.
     """
-    if game.table.stock or any(spec.fill == FILL_REFILL for spec in game.table.specs):
-        raise SolverError(f"{game.name}: the solver does not search a stock or automatic refills yet "
-                          "(its automatic plays home would skip the refills)")
+    if game.table.autoplay != AUTOPLAY_NONE and card_moves_irreversible(game.rules):
+        raise SolverError(f"{game.name}: the solver's automatic plays home make no refills and keep no "
+                          "counters: a game whose card moves do must have autoplay off")
     information = "thoughtful" if game.has_hidden_cards or game.has_chance else "open"
     start = game.initial_state(deal) if isinstance(deal, int) else deal
     clock = time.process_time()

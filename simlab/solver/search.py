@@ -398,7 +398,7 @@ ROOT_AUTOS = 3  # automatic plays made at the start
 MAX_ENTRIES = 4  # positions the table takes before it must grow
 TABLE_BITS = 5  # the table may grow to 2**TABLE_BITS slots
 SNAPSHOTS = 6  # snapshots in use along the current line
-REFILLS = 7  # 1 if the game refills piles automatically: then every move takes a snapshot
+REFILLS = 7  # 1 if a card move may do more than move it (``moves.card_moves_irreversible``): every move snapshots
 N_COUNTERS = 8
 # A search starts with a table for this many positions (2**17 slots of 8 bytes,
 # 1 MiB, fewer for a smaller budget or table_bits) and grows it as it needs.
@@ -445,7 +445,7 @@ def new_depth_first(rules, state, chance, budget, table_bits):
     counters = np.zeros(N_COUNTERS, dtype=np.int64)
     counters[TABLE_BITS] = table_bits
     counters[MAX_ENTRIES] = capacity(table)
-    counters[REFILLS] = moves.has_refills(rules)
+    counters[REFILLS] = moves.card_moves_irreversible(rules)
     return DepthFirstSearch(
         state=state,
         table=table,
