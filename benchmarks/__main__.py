@@ -7,7 +7,7 @@ import importlib
 import sys
 from typing import Sequence
 
-SECTIONS = ("policies", "solver", "fans")
+SECTIONS = ("policies", "solver", "fans", "windmill")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

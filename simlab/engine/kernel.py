@@ -53,6 +53,7 @@ from simlab.engine.layout import (
     P_EARLY_STOCK,
     P_FILL,
     P_GIVES,
+    P_IDENTITY,
     P_KIND,
     P_LIMIT,
     P_REFUSES,
@@ -68,6 +69,7 @@ from simlab.engine.layout import (
     SUIT_ALTERNATE,
     SUIT_BITS,
     SUIT_SAME,
+    SUITS_MATTER,
     TRANSFER_NOT_TWICE,
     TRANSFER_ROWS_FIRST,
     TRANSFER_RULE,
@@ -88,6 +90,15 @@ def _zobrist_table() -> np.ndarray:
 
 
 ZOBRIST = _zobrist_table()
+# The same keys by rank only (card c keyed as card c % 13): for games whose
+# rules never read a suit (``SUITS_MATTER`` 0), positions alike up to the suits
+# and decks of their cards hash alike, and the solver searches one of them.
+RANK_ZOBRIST = ZOBRIST[np.arange(MAX_CARDS) % 13].copy()
+
+
+def search_zobrist(rules: np.ndarray) -> np.ndarray:
+    """The keys the solver hashes positions of ``rules`` with."""
+    return ZOBRIST if rules[SUITS_MATTER] else RANK_ZOBRIST
 
 
 @allocation_free
@@ -439,14 +450,15 @@ COUNTER_MULTIPLIER = np.uint64(0x100000001B3)
 def pile_term(rules, pile, pile_hash_value):
     """One pile's share of ``position_hash``. Rows (and cells) are summed without
     their identity, so positions that differ only in the order of rows (cells)
-    hash alike; reserves and foundations keep their identity, and so do rows
+    hash alike; reserves and foundations keep their identity (piles declared
+    alike share one: ``P_IDENTITY``), and so do rows
     where a redeal gathers them in order (``ROWS_ORDERED``): their order
     changes every later shuffle."""
     if pile < rules[FIRST_CELL]:
         return _mix(pile_hash_value + np.uint64(rules[ROWS_ORDERED] * (pile + 1)))
     if pile < rules[FIRST_RESERVE]:
         return _mix(pile_hash_value ^ CELL_SALT)
-    return _mix(pile_hash_value + np.uint64(pile + 1))
+    return _mix(pile_hash_value + np.uint64(spec(rules, pile, P_IDENTITY) + 1))
 
 
 @allocation_free

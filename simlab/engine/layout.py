@@ -144,7 +144,8 @@ ROWS_ORDERED = 29  # 1 when a redeal gathers the rows in order: then their order
 TRANSFER_RULE = 30  # ``TRANSFER_*``
 CENTRE_PILE = 31  # the pile ``TRANSFER_RULE`` protects, or -1
 RECYCLES_AT_START = 32  # passes of the waste a deal starts with (``P_EARLY_LIMIT`` holds until one is taken)
-PILE_TABLE = 33
+SUITS_MATTER = 33  # 0 when no rule reads a card's suit or deck (Windmill): the solver then hashes ranks only
+PILE_TABLE = 34
 HEADER_LENGTH = PILE_TABLE
 
 # Fields of one pile's row in the pile table.
@@ -163,7 +164,8 @@ P_REFUSES = 11  # bit (1 << pile) for every pile whose top card it refuses altho
 P_DEAD_WHEN_FULL = 12  # 1: once complete, no card leaves it
 P_EARLY_LIMIT = 13  # foundation: while the stock holds more than P_EARLY_STOCK cards in the first pass, it
 P_EARLY_STOCK = 14  # holds at most P_EARLY_LIMIT cards (0: no such limit; Welford's first queen)
-PILE_FIELDS = 15
+P_IDENTITY = 15  # the pile number a position hash gives it: its own, or that of the first pile it is alike to
+PILE_FIELDS = 16
 
 SOURCE_KINDS = (1 << KIND_ROW) | (1 << KIND_CELL) | (1 << KIND_RESERVE) | (1 << KIND_WASTE)
 
@@ -192,6 +194,9 @@ class PileSpec:
             ``early_stock`` cards and no pass of the waste has been taken, it holds at
             most ``early_limit`` cards (0: no such limit).
         early_stock: see ``early_limit``.
+        alike: the name of an earlier pile with the same spec whose identity it shares
+            in position hashes (Windmill's king piles: their order does not matter),
+            or "" for its own.
     """
 
     kind: int
@@ -211,15 +216,16 @@ class PileSpec:
     dead_when_full: bool = False
     early_limit: int = 0
     early_stock: int = 0
+    alike: str = ""
 
-    def row(self, pile_index: dict[str, int]) -> list[int]:
-        """This pile's row of the pile table (``pile_index``: the layout's pile numbers by name)."""
+    def row(self, pile_index: dict[str, int], pile: int) -> list[int]:
+        """Row ``pile`` of the pile table (``pile_index``: the layout's pile numbers by name)."""
         mask = sum(1 << kind for kind in set(self.accepts_from))
         gives = 1 + self.keeps if self.gives else 0
         refuses = sum(1 << pile_index[name] for name in set(self.refuses))
         return [self.kind, self.build, int(self.wrap), self.fill, self.refill_from, mask, gives,
                 self.visible, self.base, self.suit, self.limit, refuses, int(self.dead_when_full),
-                self.early_limit, self.early_stock]
+                self.early_limit, self.early_stock, pile_index[self.alike] if self.alike else pile]
 
 
 @dataclass(frozen=True)
@@ -254,6 +260,9 @@ class Layout:
         autoplay: which safe foundation plays the solver may make (``AUTOPLAY_*``).
         transfer_rule: ``TRANSFER_*``: when a foundation's card may go onto ``centre``.
         centre: the name of the pile ``transfer_rule`` protects ("" for none).
+        suits_matter: False when every rule reads ranks only (every pile builds
+            regardless of suit): positions that differ only in which suit or deck
+            a rank comes from then have the same future.
         overrides: ``(pile name, PileSpec)`` pairs that replace a pile's spec.
     """
 
@@ -278,6 +287,7 @@ class Layout:
     autoplay: int = AUTOPLAY_NONE
     transfer_rule: int = TRANSFER_ANY
     centre: str = ""
+    suits_matter: bool = True
     overrides: tuple[tuple[str, PileSpec], ...] = field(default=())
 
     @property
@@ -392,8 +402,11 @@ class Layout:
         rules[TRANSFER_RULE] = self.transfer_rule
         rules[CENTRE_PILE] = pile_index[self.centre] if self.centre else -1
         rules[RECYCLES_AT_START] = self.recycles
+        rules[SUITS_MATTER] = int(self.suits_matter)
         for pile, spec in enumerate(specs):
-            rules[PILE_TABLE + PILE_FIELDS * pile: PILE_TABLE + PILE_FIELDS * (pile + 1)] = spec.row(pile_index)
+            if spec.alike and replace(specs[pile_index[spec.alike]], alike="") != replace(spec, alike=""):
+                raise ValueError(f"pile {pile} is alike to {spec.alike!r} but its spec differs")
+            rules[PILE_TABLE + PILE_FIELDS * pile: PILE_TABLE + PILE_FIELDS * (pile + 1)] = spec.row(pile_index, pile)
         return rules
 
     def initial_counters(self) -> list[int]:

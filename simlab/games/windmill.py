@@ -112,7 +112,8 @@ class Windmill(Game):
         transfer = self.params["transfer"]
         layout = Layout(rows=sails, foundations=5, decks=2, stock=True, build=BUILD_NONE, empty_fill=FILL_NONE,
                         max_dealt=WELFORD_SAIL_DEPTH if welford else 1, foundation_mode=FOUNDATION_ANY_SUIT,
-                        recycles=self.params["redeals"], transfer_rule=TRANSFERS[transfer], centre="foundation0")
+                        recycles=self.params["redeals"], transfer_rule=TRANSFERS[transfer], centre="foundation0",
+                        suits_matter=False)
         return layout.with_overrides(**overrides)
 
     def centre(self) -> PileSpec:
@@ -126,15 +127,17 @@ class Windmill(Game):
                         early_limit=early[0], early_stock=early[1])
 
     def king_pile(self, name: str) -> PileSpec:
-        """A king pile (an ace pile, reversed): any king, then down one rank, any suit, to the ace."""
+        """A king pile (an ace pile, reversed): any king, then down one rank, any suit, to the ace.
+        The four are alike: a position's hash ignores their order."""
         transfer = self.params["transfer"]
         takes_foundations = transfer == "free" or self.params["centre_to_king"]
         sources = (KIND_ROW, KIND_WASTE) + ((KIND_FOUNDATION,) if takes_foundations else ())
-        others = () if transfer == "free" else tuple(pile for pile in KING_PILES if pile != name)
+        # every king pile refuses every king pile's card (a pile never takes its own), so they stay alike
+        refused = () if transfer == "free" else KING_PILES
         return PileSpec(KIND_FOUNDATION, build=DIR_UP if self.params["reversed"] else DIR_DOWN,
                         gives=transfer != "none", keeps=int(transfer == "welford"), accepts_from=sources,
-                        refuses=others, base=0 if self.params["reversed"] else 12,
-                        dead_when_full=transfer == "welford")
+                        refuses=refused, base=0 if self.params["reversed"] else 12,
+                        dead_when_full=transfer == "welford", alike="" if name == KING_PILES[0] else KING_PILES[0])
 
     def deal_piles(self, deal_number: int) -> dict[str, list[int]]:
         talon = self.talon(deal_number)

@@ -40,6 +40,7 @@ from simlab.policies.playout import (
     END_STUCK,
     END_WON,
     card_moves_first,
+    drop_idle_transfers,
     end_at_cap,
     leads_to_seen,
     make_move,
@@ -86,7 +87,7 @@ def greedy_playout(rules, board, zobrist, moves_out, max_moves):
         if kernel.is_won(rules, view):
             return END_WON, made
         count = kernel.legal_moves(rules, view, legal)
-        cards = card_moves_first(legal, count)
+        cards, count = drop_idle_transfers(rules, view, legal, card_moves_first(legal, count), count)
         move = greedy_choice(rules, view, legal, cards, zobrist, table)
         if move < 0:
             move = when_stuck(rules, legal, cards, count)

@@ -76,6 +76,7 @@ from simlab.policies.playout import (
     END_STUCK,
     END_WON,
     card_moves_first,
+    drop_idle_transfers,
     end_at_cap,
     foreseeable,
     leads_to_seen,
@@ -195,7 +196,7 @@ def heuristic_playout(rules, board, zobrist, moves_out, max_moves, weights, dept
         if kernel.is_won(rules, view):
             return END_WON, made
         count = kernel.legal_moves(rules, view, legal[0])
-        cards = card_moves_first(legal[0], count)
+        cards, count = drop_idle_transfers(rules, view, legal[0], card_moves_first(legal[0], count), count)
         best = -1
         best_score = -1e18
         for i in range(cards):

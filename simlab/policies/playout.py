@@ -27,6 +27,7 @@ from simlab.engine.layout import (
     MOVE_CARD,
     MOVE_DRAW,
     MOVE_REDEAL,
+    SOURCE_LIMIT,
 )
 from simlab.policies.record import LOST, WON, PlayRecord
 
@@ -106,6 +107,59 @@ def card_moves_first(legal, count):
             legal[cards] = move
             cards += 1
     return cards
+
+
+@njit(cache=True)
+def is_transfer(rules, move):
+    """A card move from one foundation to another (Windmill's transfers)."""
+    first = rules[FIRST_FOUNDATION]
+    return kernel.move_kind(move) == MOVE_CARD and move // MOVE_BASE >= first and move % MOVE_BASE >= first
+
+
+@njit(cache=True)
+def lets_a_card_home(rules, view, move, scratch):
+    """Whether after the transfer ``move`` a card from a pile that is not a
+    foundation can go home (``view`` restored). A transfer touches only two
+    foundations, so the player foresees its result, and the kernel makes and
+    undoes it exactly as far as card moves home are concerned."""
+    kernel.apply_move(rules, view, move)
+    count = kernel.legal_moves(rules, view, scratch)
+    found = False
+    for i in range(count):
+        other = scratch[i]
+        if kernel.move_kind(other) == MOVE_CARD and other // MOVE_BASE < rules[FIRST_FOUNDATION] and (
+            other % MOVE_BASE >= rules[FIRST_FOUNDATION]
+        ):
+            found = True
+            break
+    kernel.undo_move(rules, view, move)
+    return found
+
+
+@njit(cache=True)
+def drop_idle_transfers(rules, view, legal, cards, count):
+    """Remove from ``legal[:count]`` (card moves first, ``cards`` of them) the
+    transfers between foundations after which no card can go home: the
+    built-in policies borrow a foundation card only to play a card home with
+    it (free transfers could otherwise go back and forth for ever). Returns
+    the new (cards, count)."""
+    if rules[SOURCE_LIMIT] <= rules[FIRST_FOUNDATION]:
+        return cards, count  # no foundation gives a card (every game but Windmill and the fans)
+    kept = 0
+    kept_cards = 0
+    scratch = np.empty(0, dtype=np.int32)
+    for i in range(count):
+        move = legal[i]
+        if is_transfer(rules, move):
+            if scratch.shape[0] == 0:
+                scratch = np.empty(legal.shape[0], dtype=np.int32)
+            if not lets_a_card_home(rules, view, move, scratch):
+                continue
+        legal[kept] = move
+        kept += 1
+        if i < cards:
+            kept_cards += 1
+    return kept_cards, kept
 
 
 @njit(cache=True)

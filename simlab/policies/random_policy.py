@@ -19,6 +19,7 @@ from simlab.policies.playout import (
     END_STUCK,
     END_WON,
     card_moves_first,
+    drop_idle_transfers,
     end_at_cap,
     make_move,
     run_compiled,
@@ -39,7 +40,7 @@ def random_playout(rules, board, zobrist, moves_out, max_moves, uniforms):
         if kernel.is_won(rules, view):
             return END_WON, made
         count = kernel.legal_moves(rules, view, legal)
-        cards = card_moves_first(legal, count)
+        cards, count = drop_idle_transfers(rules, view, legal, card_moves_first(legal, count), count)
         if cards > 0:
             move = legal[min(int(uniforms[made] * cards), cards - 1)]
         else:

@@ -84,10 +84,12 @@ def restart(game: Game, start: np.ndarray, chance: np.ndarray, run: int, budget:
     strategy = strategies[(run - 1) % len(strategies)]
     if strategy == "best_first":
         return best_first_search(
-            game.rules, start.copy(), kernel.ZOBRIST, budget, table_bits, PROMISE_WEIGHTS, 0 if run == 1 else run
+            game.rules, start.copy(), kernel.search_zobrist(game.rules), budget, table_bits, PROMISE_WEIGHTS,
+            0 if run == 1 else run,
         )
     return depth_first_search(
-        game.rules, start.copy(), chance, kernel.ZOBRIST, budget, table_bits, DEPTH_FIRST_ORDERS[strategy], run
+        game.rules, start.copy(), chance, kernel.search_zobrist(game.rules), budget, table_bits,
+        DEPTH_FIRST_ORDERS[strategy], run,
     )
 
 
@@ -112,7 +114,7 @@ def portfolio_search(
     """
     long_budget = max(1, int(budget * LONG_SHARE))
     long_run = begin_depth_first(
-        game.rules, start.copy(), chance, kernel.ZOBRIST, long_budget, table_bits, ORDER_GUIDED, 0
+        game.rules, start.copy(), chance, kernel.search_zobrist(game.rules), long_budget, table_bits, ORDER_GUIDED, 0
     )
     long_done = 0  # positions the long search has seen
     restarts_spent = 0
@@ -128,7 +130,9 @@ def portfolio_search(
                 return status, restarts_spent + long_done, moves
             out_of_memory = out_of_memory or status == STATUS_MEMORY
         limit = long_slice_end(long_done, long_budget, share)
-        status, moves, long_run = resume_depth_first(game.rules, kernel.ZOBRIST, ORDER_GUIDED, 0, long_run, limit)
+        status, moves, long_run = resume_depth_first(
+            game.rules, kernel.search_zobrist(game.rules), ORDER_GUIDED, 0, long_run, limit
+        )
         long_done = positions_searched(long_run)
         if status in (STATUS_WON, STATUS_LOST):
             return status, restarts_spent + long_done, moves

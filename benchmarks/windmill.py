@@ -1,0 +1,63 @@
+"""Windmill: the thoughtful solver's verdicts and cost, and the fair player's wins.
+
+Thoughtful (``solver``, the default mode): the solver sees the stock's order,
+an upper bound on any player. Deals 1-1000 of PySolFC's rules (the default)
+and of Welford's, at the default budget: won / lost / unknown, the unresolved
+share, CPU seconds per deal (median, p95, mean) against the issue's target
+(under 1% unresolved at a mean under 2 CPU-s per deal).
+
+Fair (``solver`` with ``mode: fair``, simlab.solver.sampling): never looks at
+the stock; its wins are a lower bound, on the first ``SIMLAB_BENCH_FAIR_DEALS``
+deals (default 50: it solves sampled stocks at every turn, the costly part).
+
+Knobs: ``SIMLAB_BENCH_DEALS=N``, ``SIMLAB_BENCH_FIRST_DEAL=K``,
+``SIMLAB_BENCH_FAIR_DEALS=N``, ``SIMLAB_BENCH_WINDMILL=thoughtful,fair``.
+Every deal is written to ``results/bench/windmill-<time>.csv``.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+
+import numpy as np
+
+from benchmarks.fans import FIELDS, play_rows, summary
+from benchmarks.solver import RESULTS_DIR, new_results_file, warm_up
+from simlab import make_game
+from simlab.policies.catalog import make_policy
+
+FIRST_DEAL = int(os.environ.get("SIMLAB_BENCH_FIRST_DEAL", "1"))
+DEAL_COUNT = int(os.environ.get("SIMLAB_BENCH_DEALS", "1000"))
+FAIR_COUNT = int(os.environ.get("SIMLAB_BENCH_FAIR_DEALS", "50"))
+PARTS = os.environ.get("SIMLAB_BENCH_WINDMILL", "thoughtful,fair").split(",")
+
+# (label, game parameters)
+RULE_SETS = (("windmill", {}), ("windmill welford", {"welford": True}))
+MOST_UNRESOLVED = 0.01
+MOST_MEAN_CPU_S = 2.0
+
+
+def run() -> None:
+    path = new_results_file(RESULTS_DIR, "windmill")
+    deals = range(FIRST_DEAL, FIRST_DEAL + DEAL_COUNT)
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        if "thoughtful" in PARTS:
+            solver = make_policy("solver")
+            for label, params in RULE_SETS:
+                game = make_game("windmill", **params)
+                warm_up(game)
+                rows = play_rows(label, game, "solver", solver, deals, writer)
+                summary(label, "solver", "thoughtful", rows, (MOST_UNRESOLVED, MOST_MEAN_CPU_S))
+                handle.flush()
+        if "fair" in PARTS:
+            fair = make_policy("solver", mode="fair")
+            for label, params in RULE_SETS:
+                game = make_game("windmill", **params)
+                fair.play(game, game.initial_state(1), np.random.default_rng(0))  # compile before timing
+                rows = play_rows(label, game, "solver fair", fair, deals[:FAIR_COUNT], writer)
+                summary(label, "solver fair", "fair", rows)
+                handle.flush()
+    print(f"per-deal results: {path}")
