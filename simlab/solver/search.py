@@ -12,7 +12,8 @@ reproducible.
 
 Pruning (each keeps the search complete; arguments in ``ordered_moves``):
 1. a lone card never moves into an empty row (the result equals the position);
-2. of several empty rows (or cells) only the first is a destination (symmetry);
+2. of several empty rows (or cells, or alike foundations: Windmill's king
+   piles) only the first is a destination (symmetry);
 3. the card moved last is not moved again straight away, unless automatic
    plays followed its move (it could have gone to its new place directly);
 4. a position that ``simlab.solver.deadlock`` proves lost is counted but not
@@ -50,7 +51,10 @@ from simlab.engine.layout import (
     MOVE_CARD,
     N_CARDS,
     N_PILES,
+    P_IDENTITY,
+    P_WRAP,
     STATE_SIZE,
+    SUITS_MATTER,
 )
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
 from simlab.solver.autoplay import next_safe_play, safe_foundation, shuffles_ahead
@@ -293,7 +297,10 @@ def worth_searching(rules, state, move, last_moved_to, first_empty_row, first_em
     destination = move % MOVE_BASE
     if source == last_moved_to:
         return False
-    if source >= rules[FIRST_FOUNDATION]:
+    if destination >= rules[FIRST_FOUNDATION]:
+        if not first_of_alike_empties(rules, state, destination) or swaps_alike(rules, source, destination):
+            return False
+    elif source >= rules[FIRST_FOUNDATION]:
         return foundation_card_may_return(rules, state)
     if destination < rules[FIRST_FOUNDATION] and kernel.height(rules, state, destination) == 0:
         if destination < rules[FIRST_CELL]:
@@ -304,6 +311,36 @@ def worth_searching(rules, state, move, last_moved_to, first_empty_row, first_em
         elif destination != first_empty_cell:
             return False
     return True
+
+
+@allocation_free
+def first_of_alike_empties(rules, state, foundation):
+    """False for an empty foundation when an earlier foundation alike to it
+    (``P_IDENTITY``: Windmill's king piles) is empty too: the move there gives
+    a position equal to this one up to the order of alike piles, which the
+    position hash ignores."""
+    identity = kernel.spec(rules, foundation, P_IDENTITY)
+    if identity == foundation or kernel.height(rules, state, foundation) > 0:
+        return True
+    for pile in range(identity, foundation):
+        if kernel.spec(rules, pile, P_IDENTITY) == identity and kernel.height(rules, state, pile) == 0:
+            return False
+    return True
+
+
+@allocation_free
+def swaps_alike(rules, source, destination):
+    """Whether a move between two alike foundations only swaps them, in a game
+    whose rules read ranks only (``SUITS_MATTER`` 0: Windmill's king piles).
+    Argument: alike piles build from the same base in the same direction, so
+    their ranks are fixed by their heights; without wrap the top of a pile of h cards goes
+    only onto an alike pile of h - 1, and the two then hold h - 1 and h cards
+    of the same ranks as before: the same position up to the order of alike
+    piles, which the position hash ignores."""
+    return (
+        rules[SUITS_MATTER] == 0 and source >= rules[FIRST_FOUNDATION] and kernel.spec(rules, source, P_WRAP) == 0
+        and kernel.spec(rules, source, P_IDENTITY) == kernel.spec(rules, destination, P_IDENTITY)
+    )
 
 
 @allocation_free
