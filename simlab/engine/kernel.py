@@ -61,6 +61,7 @@ from simlab.engine.layout import (
     P_WRAP,
     PILE_FIELDS,
     PILE_TABLE,
+    RANKS_MIRRORED,
     RECYCLES_AT_START,
     ROWS_ALIKE,
     ROWS_ORDERED,
@@ -94,11 +95,17 @@ ZOBRIST = _zobrist_table()
 # rules never read a suit (``SUITS_MATTER`` 0), positions alike up to the suits
 # and decks of their cards hash alike, and the solver searches one of them.
 RANK_ZOBRIST = ZOBRIST[np.arange(MAX_CARDS) % 13].copy()
+# ... and with every rank r keyed as 14 - r: a game that is another with its
+# ranks mirrored (``RANKS_MIRRORED``) hashes each position as its mirror image
+# in that game, so the solver searches the two alike.
+MIRRORED_RANK_ZOBRIST = ZOBRIST[12 - np.arange(MAX_CARDS) % 13].copy()
 
 
 def search_zobrist(rules: np.ndarray) -> np.ndarray:
     """The keys the solver hashes positions of ``rules`` with."""
-    return ZOBRIST if rules[SUITS_MATTER] else RANK_ZOBRIST
+    if rules[SUITS_MATTER]:
+        return ZOBRIST
+    return MIRRORED_RANK_ZOBRIST if rules[RANKS_MIRRORED] else RANK_ZOBRIST
 
 
 @allocation_free

@@ -145,7 +145,8 @@ TRANSFER_RULE = 30  # ``TRANSFER_*``
 CENTRE_PILE = 31  # the pile ``TRANSFER_RULE`` protects, or -1
 RECYCLES_AT_START = 32  # passes of the waste a deal starts with (``P_EARLY_LIMIT`` holds until one is taken)
 SUITS_MATTER = 33  # 0 when no rule reads a card's suit or deck (Windmill): the solver then hashes ranks only
-PILE_TABLE = 34
+RANKS_MIRRORED = 34  # 1 in a game that is another with every rank r read as 14 - r (reversed Windmill)
+PILE_TABLE = 35
 HEADER_LENGTH = PILE_TABLE
 
 # Fields of one pile's row in the pile table.
@@ -263,6 +264,9 @@ class Layout:
         suits_matter: False when every rule reads ranks only (every pile builds
             regardless of suit): positions that differ only in which suit or deck
             a rank comes from then have the same future.
+        ranks_mirrored: the game is another one with every rank r read as 14 - r
+            (reversed Windmill): the solver hashes its positions as that game's, so
+            it searches both alike, move for move.
         overrides: ``(pile name, PileSpec)`` pairs that replace a pile's spec.
     """
 
@@ -288,6 +292,7 @@ class Layout:
     transfer_rule: int = TRANSFER_ANY
     centre: str = ""
     suits_matter: bool = True
+    ranks_mirrored: bool = False
     overrides: tuple[tuple[str, PileSpec], ...] = field(default=())
 
     @property
@@ -403,6 +408,7 @@ class Layout:
         rules[CENTRE_PILE] = pile_index[self.centre] if self.centre else -1
         rules[RECYCLES_AT_START] = self.recycles
         rules[SUITS_MATTER] = int(self.suits_matter)
+        rules[RANKS_MIRRORED] = int(self.ranks_mirrored)
         for pile, spec in enumerate(specs):
             if spec.alike and replace(specs[pile_index[spec.alike]], alike="") != replace(spec, alike=""):
                 raise ValueError(f"pile {pile} is alike to {spec.alike!r} but its spec differs")

@@ -113,7 +113,7 @@ class Windmill(Game):
         layout = Layout(rows=sails, foundations=5, decks=2, stock=True, build=BUILD_NONE, empty_fill=FILL_NONE,
                         max_dealt=WELFORD_SAIL_DEPTH if welford else 1, foundation_mode=FOUNDATION_ANY_SUIT,
                         recycles=self.params["redeals"], transfer_rule=TRANSFERS[transfer], centre="foundation0",
-                        suits_matter=False)
+                        suits_matter=False, ranks_mirrored=self.params["reversed"])
         return layout.with_overrides(**overrides)
 
     def centre(self) -> PileSpec:
