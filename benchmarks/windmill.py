@@ -2,16 +2,20 @@
 
 Thoughtful (``solver``, the default mode): the solver sees the stock's order,
 an upper bound on any player. Deals 1-1000 of PySolFC's rules (the default)
-and of Welford's, at the default budget: won / lost / unknown, the unresolved
-share, CPU seconds per deal (median, p95, mean) against the issue's target
-(under 1% unresolved at a mean under 2 CPU-s per deal).
+and of Welford's: won / lost / unknown, the unresolved share, CPU seconds per
+deal (median, p95, mean) against the issue's target (under 1% unresolved at a
+mean under 2 CPU-s per deal). The budget is ``SIMLAB_BENCH_WINDMILL_BUDGET``
+positions (default 500,000, not the solver's 32M): a deal the search cannot
+decide costs about 12 microseconds per position, so at the default budget the
+undecided deals alone would take hours.
 
 Fair (``solver`` with ``mode: fair``, simlab.solver.sampling): never looks at
 the stock; its wins are a lower bound, on the first ``SIMLAB_BENCH_FAIR_DEALS``
 deals (default 50: it solves sampled stocks at every turn, the costly part).
 
 Knobs: ``SIMLAB_BENCH_DEALS=N``, ``SIMLAB_BENCH_FIRST_DEAL=K``,
-``SIMLAB_BENCH_FAIR_DEALS=N``, ``SIMLAB_BENCH_WINDMILL=thoughtful,fair``.
+``SIMLAB_BENCH_FAIR_DEALS=N``, ``SIMLAB_BENCH_WINDMILL=thoughtful,fair``,
+``SIMLAB_BENCH_WINDMILL_BUDGET=N``.
 Every deal is written to ``results/bench/windmill-<time>.csv``.
 """
 
@@ -31,6 +35,7 @@ FIRST_DEAL = int(os.environ.get("SIMLAB_BENCH_FIRST_DEAL", "1"))
 DEAL_COUNT = int(os.environ.get("SIMLAB_BENCH_DEALS", "1000"))
 FAIR_COUNT = int(os.environ.get("SIMLAB_BENCH_FAIR_DEALS", "50"))
 PARTS = os.environ.get("SIMLAB_BENCH_WINDMILL", "thoughtful,fair").split(",")
+BUDGET = int(os.environ.get("SIMLAB_BENCH_WINDMILL_BUDGET", "500000"))
 
 # (label, game parameters)
 RULE_SETS = (("windmill", {}), ("windmill welford", {"welford": True}))
@@ -45,7 +50,8 @@ def run() -> None:
         writer = csv.DictWriter(handle, fieldnames=FIELDS)
         writer.writeheader()
         if "thoughtful" in PARTS:
-            solver = make_policy("solver")
+            solver = make_policy("solver", budget=BUDGET)
+            print(f"thoughtful solver budget: {BUDGET:,} positions per deal")
             for label, params in RULE_SETS:
                 game = make_game("windmill", **params)
                 warm_up(game)
