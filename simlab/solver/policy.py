@@ -12,6 +12,7 @@ from simlab.policies.record import PlayRecord
 from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, SolverError, solve
 from simlab.solver.fair import play_fair
 from simlab.solver.replay import replay
+from simlab.solver.sampling import hides_only_a_stock, play_sampled
 
 
 @register_policy
@@ -29,13 +30,14 @@ class SolverPolicy(Policy):
     parameters = {
         "mode": Param(str, "thoughtful", "thoughtful: knows the deal's future shuffles (an upper bound); "
                       "fair: never looks at them, plays each round out against shuffles of its own "
-                      "(a lower bound; simlab.solver.fair)", choices=("thoughtful", "fair")),
+                      "(a lower bound; simlab.solver.fair; a face-down stock: simlab.solver.sampling)",
+                      choices=("thoughtful", "fair")),
         "samples": Param(int, 16, "fair mode: shuffle sequences of its own each candidate redeal is played "
-                         "out against", low=1, high=10000),
-        "sample_budget": Param(int, 200_000, "fair mode: most positions per solve of a played-out last round",
-                               low=1),
+                         "out against (a stock: orders of the unseen cards solved per decision)", low=1, high=10000),
+        "sample_budget": Param(int, 200_000, "fair mode: most positions per solve of a played-out last round "
+                               "(a stock: per decision, shared by its samples)", low=1),
         "budget": Param(int, DEFAULT_BUDGET, "most distinct positions searched per deal "
-                        "(fair mode: for the last round)", low=1),
+                        "(fair mode: for the last round; a stock: once nothing is hidden)", low=1),
         "table_bits": Param(
             int, DEFAULT_TABLE_BITS, "transposition table of 2**bits positions (8 bytes each)", low=10, high=30
         ),
@@ -48,8 +50,11 @@ class SolverPolicy(Policy):
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         if self.params["mode"] == "fair" and game.has_hidden_cards:
-            raise SolverError(f"{game.name}: the fair solver plays games whose cards are all face up "
-                              "(it would see the hidden ones)")
+            if not hides_only_a_stock(game):
+                raise SolverError(f"{game.name}: the fair solver plays games whose cards are all face up "
+                                  "but a face-down stock (it would see the hidden ones)")
+            return play_sampled(game, state, rng, self.params["samples"], self.params["sample_budget"],
+                                self.params["budget"], self.params["max_moves"], self.params["table_bits"])
         if self.params["mode"] == "fair" and game.has_chance:
             return play_fair(game, state, rng, self.params["samples"], self.params["sample_budget"],
                              self.params["budget"], self.params["max_moves"])

@@ -1,0 +1,165 @@
+"""The fair solver on a face-down stock (issue 15): ``solver`` with ``mode: fair`` on Windmill
+plays by determinized sampling (``simlab.solver.sampling``) and must never peek at the stock.
+
+- Never peek: the same deal with two true stock orders that agree on the k cards revealed first
+  gives the same moves up to the k-th reveal (the thoughtful solver, which sees the stock, differs).
+- Records: a "won" replays to a win through the rules engine; every record replays to its
+  ``cards_home``; the same rng seed gives the same moves.
+- Castle of Indolence (squared reserves, not a stock) is still refused in fair mode.
+- A tiny drawn position won for every stock order is won by the fair player for every order.
+- Reversed Windmill (Windmill with its ranks mirrored) is played move for move alike.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simlab import make_game, solve
+from simlab.policies.catalog import make_policy
+from simlab.solver import SolverError
+from simlab.solver.replay import replay, replays_to_win
+
+CHEAP = {"mode": "fair", "samples": 3, "sample_budget": 6_000, "budget": 20_000}  # 2,000 positions a sample
+
+
+def fair(**params):
+    return make_policy("solver", **{**CHEAP, **params})
+
+
+def with_stock(game, state, stock):
+    """``state`` with the stock's cards (bottom to top) replaced by ``stock``."""
+    array = state.array.copy()
+    start = game.pile_index["stock"] * game.table.capacity
+    array[start: start + len(stock)] = stock
+    return type(state)(array, state.chance)
+
+
+def through_reveal(game, start, moves, k):
+    """``moves`` up to and including the k-th that takes a card out of the (face-down) stock;
+    None if fewer than k do."""
+    state, reveals = start, 0
+    for index, move in enumerate(moves):
+        before = len(game.pile_cards(state, "stock"))
+        state = game.apply(state, move)
+        reveals += len(game.pile_cards(state, "stock")) < before
+        if reveals == k:
+            return [tuple(m) for m in moves[: index + 1]]
+    return None
+
+
+def play(policy, game, state, seed=7):
+    return policy.play(game, state, np.random.default_rng(seed))
+
+
+def other_stock(game, state, k):
+    """The deal with the same top k stock cards and the rest in reverse order."""
+    stock = game.pile_cards(state, "stock")
+    return with_stock(game, state, stock[:-k][::-1] + stock[-k:])
+
+
+@pytest.mark.parametrize("deal", [1, 3, 5])
+def test_fair_moves_never_depend_on_unrevealed_stock_cards(deal):
+    game, k = make_game("windmill"), 12
+    real = game.initial_state(deal)
+    other = other_stock(game, real, k)
+    assert not np.array_equal(real.array, other.array)
+    seen = through_reveal(game, real, play(fair(max_moves=40), game, real).moves, k)
+    assert seen is not None
+    assert through_reveal(game, other, play(fair(max_moves=40), game, other).moves, k) == seen
+
+
+def test_the_check_can_fail_the_thoughtful_solver_peeks():
+    game, k = make_game("windmill"), 12
+    thoughtful = make_policy("solver", mode="thoughtful", budget=20_000)
+    assert thoughtful.sees_everything and not fair().sees_everything
+    differs = 0
+    for deal in (3, 7, 8, 11, 13):
+        real = game.initial_state(deal)
+        other = other_stock(game, real, k)
+        a, b = play(thoughtful, game, real), play(thoughtful, game, other)
+        if a.won and b.won:
+            differs += through_reveal(game, real, a.moves, k) != through_reveal(game, other, b.moves, k)
+    assert differs >= 1
+
+
+@pytest.mark.parametrize("deal", [2, 7, 8])
+def test_records_replay(deal):
+    """Deals 7 and 8, which the thoughtful solver wins within 2,000 positions, the fair player wins too."""
+    game = make_game("windmill")
+    start = game.initial_state(deal)
+    record = play(fair(), game, start)
+    end = replay(game, start, record.moves)
+    assert record.cards_home == game.cards_home(end)
+    assert record.won == game.is_won(end) == (deal != 2)
+    if record.won:
+        assert record.end_reason == "won" and replays_to_win(game, start, record.moves)
+    elif record.verdict == "lost":
+        assert record.end_reason in {"stuck", "exhausted", "move_cap"}
+        if record.end_reason == "stuck":
+            assert not game.legal_moves(end)
+    else:
+        assert (record.verdict, record.end_reason) in {("unknown", "budget"), ("unknown", "memory")}
+
+
+def test_deterministic_for_a_seed():
+    game = make_game("windmill")
+    start = game.initial_state(3)
+    a, b = play(fair(max_moves=30), game, start, seed=3), play(fair(max_moves=30), game, start, seed=3)
+    assert (a.verdict, a.end_reason, a.moves, a.cards_home, a.nodes) == (
+        b.verdict, b.end_reason, b.moves, b.cards_home, b.nodes)
+    assert a.end_reason == "move_cap" and len(a.moves) == 30
+
+
+def test_refuses_castle_of_indolence():
+    """Its squared reserves are hidden cards other than a stock: fair mode would see them."""
+    game = make_game("castle_of_indolence")
+    with pytest.raises(SolverError, match="face up"):
+        fair().play(game, game.initial_state(1), np.random.default_rng(0))
+
+
+# A drawn Windmill position: every foundation complete but the centre's last 7D..KD (it stands at
+# 6D) and the top A, 2, 3 of two king piles. 7D, needed next on the centre, is in the stock; the
+# stock holds four cards. Every order of them is won (the thoughtful solver), but turning the stock
+# whenever possible loses 12 of the 24 orders: a player must play the right cards first.
+TINY_SAILS = ["TD", "AC", "2S", "2C", "JD", "QD", "8D", "KD"]
+TINY_WASTE = "3C"
+TINY_STOCK = ["7D", "3S", "AS", "9D"]  # bottom to top
+TINY_OFF = {"7D", "8D", "9D", "TD", "JD", "QD", "KD", "AC", "2C", "3C", "AS", "2S", "3S"}
+
+
+def tiny_position(game, stock):
+    ranks = "A23456789TJQK"
+    centre = [rank + suit for suit in "CSHD" for rank in ranks]
+    centre = [card for card in centre if not (card[1] == "D" and card in TINY_OFF)]
+    piles = {"foundation0": centre}
+    for index, suit in enumerate("CSHD"):
+        king_pile = [rank + suit for rank in reversed(ranks)]
+        piles[f"foundation{index + 1}"] = [c for c in king_pile if suit in "HD" or c not in TINY_OFF]
+    # the second deck's copies: state_from_piles gives deck 1 a card's second appearance
+    piles.update({f"row{i}": [card] for i, card in enumerate(TINY_SAILS)})
+    piles["waste"] = [TINY_WASTE]
+    piles["stock"] = stock
+    return game.state_from_piles(piles)
+
+
+@pytest.mark.parametrize("stock", [TINY_STOCK, TINY_STOCK[::-1], ["9D", "3S", "7D", "AS"], ["AS", "7D", "9D", "3S"]])
+def test_a_tiny_position_it_must_win(stock):
+    game = make_game("windmill")
+    start = tiny_position(game, stock)
+    cards = start.array[: game.pile_index["foundation4"] * game.table.capacity + game.table.capacity]
+    assert sorted(cards[cards >= 0].tolist()) == list(range(104))
+    assert solve(game, start, budget=20_000).verdict == "won"
+    record = play(fair(), game, start)
+    assert record.won and replays_to_win(game, start, record.moves)
+
+
+def test_reversed_windmill_is_played_alike():
+    """Reversed Windmill is Windmill with its ranks mirrored: the fair player draws the mirror images
+    of the same orders and makes the same moves (experiments/windmill.yaml relies on it)."""
+    plain, rev = make_game("windmill"), make_game("windmill", reversed=True)
+    for deal, max_moves in ((3, 40), (7, 2000)):
+        a = play(fair(max_moves=max_moves), plain, plain.initial_state(deal))
+        b = play(fair(max_moves=max_moves), rev, rev.initial_state(deal))
+        assert (a.verdict, a.end_reason, a.cards_home, a.nodes) == (b.verdict, b.end_reason, b.cards_home, b.nodes)
+        assert [tuple(m) for m in a.moves] == [tuple(m) for m in b.moves]
