@@ -27,8 +27,9 @@ experiment: $(STAMP)
 check: $(STAMP)
 	$(BIN)/ruff check .
 
+# Two workers (pytest-xdist): the suite is CPU-bound and the machines have two cores.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
