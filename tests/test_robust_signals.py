@@ -14,11 +14,12 @@ import pytest
 from robust_helpers import config, run_here, start, stored_rows, write_config
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
-DEALS = 60
+DEALS = 200
 
 
 def slow_config(folder: Path) -> tuple[Path, Path]:
-    """About 3 s of work on 2 workers: a first-move policy that sleeps 50 ms a deal."""
+    """About 5 s of work on 2 workers (a first-move policy that sleeps 50 ms a deal): time enough
+    for the signal to arrive mid-run on a busy machine."""
     output = folder / "out"
     data = config(output, deals={"start": 1, "count": DEALS},
                   policies=[{"name": "experiment_helpers:FirstMove", "params": {"delay": 0.05}}],

@@ -133,7 +133,7 @@ AUTOPLAY = 18
 STOCK_PILE = 19  # -1 when the game has no stock
 WASTE_PILE = 20  # -1 when the game has no waste
 OFFSET_COUNTERS = 21
-COUNTER_SLOTS = 22  # 0 (no counters) or N_COUNTERS
+COUNTER_SLOTS = 22  # counters in the state: 0, COUNTER_BORROWED or N_COUNTERS (``Layout.counter_slots``)
 HAS_HIDDEN = 23  # some pile shows a player less than all its cards
 HAS_SPECIAL = 24  # moves other than one top card, or automatic refills: undo needs a record
 REDEAL_GROUP = 25  # a redeal deals rows of this many cards (La Belle Lucie: 3)
@@ -369,7 +369,7 @@ class Layout:
             raise ValueError(f"a pile of {capacity} cards does not fit the int8 state")
         rules = np.zeros(PILE_TABLE + PILE_FIELDS * piles, dtype=np.int64)
         first_stock = self.rows + self.cells + self.reserves
-        counters = N_COUNTERS if self.has_counters else 0
+        counters = self.counter_slots
         rules[N_PILES] = piles
         rules[N_ROWS] = self.rows
         rules[N_CELLS] = self.cells
@@ -400,7 +400,9 @@ class Layout:
         rules[ROWS_ALIKE] = int(len(set(specs[: self.rows])) <= 1)
         givers = [pile for pile, spec in enumerate(specs) if spec.gives]
         rules[SOURCE_LIMIT] = givers[-1] + 1 if givers else 0
-        rules[ROWS_ORDERED] = int(self.redeals > 0)
+        # rows keep their identity where their order changes the future: a redeal gathers
+        # them row 0 first, and Welford's gaps are filled at a turn row 0 first
+        rules[ROWS_ORDERED] = int(self.redeals > 0 or any(spec.fill == FILL_ON_TURN for spec in specs[: self.rows]))
         pile_index = {name: pile for pile, name in enumerate(self.pile_names())}
         if any(pile_index[name] >= 63 for spec in specs for name in spec.refuses):
             raise ValueError("PileSpec.refuses names a pile numbered 63 or more (the mask is 63 bits)")
@@ -415,8 +417,15 @@ class Layout:
             rules[PILE_TABLE + PILE_FIELDS * pile: PILE_TABLE + PILE_FIELDS * (pile + 1)] = spec.row(pile_index, pile)
         return rules
 
+    @property
+    def counter_slots(self) -> int:
+        """Counters in the state: none, or all but the borrowed flag, which only a
+        game with ``TRANSFER_NOT_TWICE`` keeps (so the states and hashes of the
+        other games stay as they were)."""
+        if not self.has_counters:
+            return 0
+        return N_COUNTERS if self.transfer_rule == TRANSFER_NOT_TWICE else COUNTER_BORROWED
+
     def initial_counters(self) -> list[int]:
         """The counters of a new deal (empty when the game has none)."""
-        if not self.has_counters:
-            return []
-        return [self.redeals, self.recycles, self.draws, 0, 0, 0]
+        return [self.redeals, self.recycles, self.draws, 0, 0, 0][: self.counter_slots]

@@ -27,7 +27,9 @@ from simlab.engine.layout import (
     MOVE_CARD,
     MOVE_DRAW,
     MOVE_REDEAL,
+    P_IDENTITY,
     SOURCE_LIMIT,
+    SUITS_MATTER,
 )
 from simlab.policies.record import LOST, WON, PlayRecord
 
@@ -118,31 +120,50 @@ def is_transfer(rules, move):
 
 @njit(cache=True)
 def lets_a_card_home(rules, view, move, scratch):
-    """Whether after the transfer ``move`` a card from a pile that is not a
-    foundation can go home (``view`` restored). A transfer touches only two
-    foundations, so the player foresees its result, and the kernel makes and
-    undoes it exactly as far as card moves home are concerned."""
+    """Whether the transfer ``move`` lets a card from a pile that is not a
+    foundation go home where it could not before: onto the transfer's source
+    or destination (the only foundations whose tops it changes), by a move
+    that was not legal before it (``view`` restored). A transfer touches only
+    two foundations, so the player foresees its result; the kernel makes and
+    undoes it exactly as far as such moves are concerned."""
+    first = rules[FIRST_FOUNDATION]
+    ends = (move // MOVE_BASE, move % MOVE_BASE)
+    before = kernel.legal_moves(rules, view, scratch)
     kernel.apply_move(rules, view, move)
-    count = kernel.legal_moves(rules, view, scratch)
-    found = False
-    for i in range(count):
-        other = scratch[i]
-        if kernel.move_kind(other) == MOVE_CARD and other // MOVE_BASE < rules[FIRST_FOUNDATION] and (
-            other % MOVE_BASE >= rules[FIRST_FOUNDATION]
-        ):
-            found = True
-            break
+    after = kernel.legal_moves(rules, view, scratch[before:])
     kernel.undo_move(rules, view, move)
-    return found
+    for i in range(before, before + after):
+        other = scratch[i]
+        if kernel.move_kind(other) != MOVE_CARD or other // MOVE_BASE >= first:
+            continue
+        if other % MOVE_BASE != ends[0] and other % MOVE_BASE != ends[1]:
+            continue
+        new = True
+        for k in range(before):
+            if scratch[k] == other:
+                new = False
+                break
+        if new:
+            return True
+    return False
+
+
+@njit(cache=True)
+def swaps_alike_piles(rules, move):
+    """A transfer between two alike foundations in a game whose rules read
+    ranks only: it only swaps the two piles (``simlab.solver.search.swaps_alike``)."""
+    source, destination = move // MOVE_BASE, move % MOVE_BASE
+    return rules[SUITS_MATTER] == 0 and kernel.spec(rules, source, P_IDENTITY) == kernel.spec(
+        rules, destination, P_IDENTITY)
 
 
 @njit(cache=True)
 def drop_idle_transfers(rules, view, legal, cards, count):
     """Remove from ``legal[:count]`` (card moves first, ``cards`` of them) the
-    transfers between foundations after which no card can go home: the
-    built-in policies borrow a foundation card only to play a card home with
-    it (free transfers could otherwise go back and forth for ever). Returns
-    the new (cards, count)."""
+    transfers between foundations that let no new card go home (and those
+    between alike foundations, which only swap them): the built-in policies
+    borrow a foundation card only to play a card home with it (free transfers
+    could otherwise go back and forth for ever). Returns the new (cards, count)."""
     if rules[SOURCE_LIMIT] <= rules[FIRST_FOUNDATION]:
         return cards, count  # no foundation gives a card (every game but Windmill and the fans)
     kept = 0
@@ -152,8 +173,8 @@ def drop_idle_transfers(rules, view, legal, cards, count):
         move = legal[i]
         if is_transfer(rules, move):
             if scratch.shape[0] == 0:
-                scratch = np.empty(legal.shape[0], dtype=np.int32)
-            if not lets_a_card_home(rules, view, move, scratch):
+                scratch = np.empty(2 * legal.shape[0], dtype=np.int32)
+            if swaps_alike_piles(rules, move) or not lets_a_card_home(rules, view, move, scratch):
                 continue
         legal[kept] = move
         kept += 1
