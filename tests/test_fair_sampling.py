@@ -85,13 +85,18 @@ def test_the_check_can_fail_the_thoughtful_solver_peeks():
 
 @pytest.mark.parametrize("deal", [2, 7, 8])
 def test_records_replay(deal):
-    """Deals 7 and 8, which the thoughtful solver wins within 2,000 positions, the fair player wins too."""
+    """Every record replays to what it says. Deal 7, which the thoughtful solver wins within
+    2,000 positions, the fair player wins too; deal 8 it won before the borrowed-card counter
+    left the state of games without the strict rule (the position hashes, and so its samples'
+    searches, changed): its outcome is not pinned."""
     game = make_game("windmill")
     start = game.initial_state(deal)
     record = play(fair(), game, start)
     end = replay(game, start, record.moves)
     assert record.cards_home == game.cards_home(end)
-    assert record.won == game.is_won(end) == (deal != 2)
+    assert record.won == game.is_won(end)
+    if deal != 8:
+        assert record.won == (deal == 7)
     if record.won:
         assert record.end_reason == "won" and replays_to_win(game, start, record.moves)
     elif record.verdict == "lost":
