@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -56,9 +57,17 @@ def simlab(*argv: str, cwd: Path = REPO, timeout: float = 240,
 
 
 def start(*argv: str, cwd: Path = REPO) -> subprocess.Popen[str]:
-    """``simlab argv...`` started in its own session (so signals reach only it and its workers)."""
+    """``simlab argv...`` started in its own session (so signals reach only it and its workers),
+    with Ctrl-C's default action: a pytest-xdist worker ignores SIGINT, and a child inherits an
+    ignored signal (Python then installs no KeyboardInterrupt handler), as a terminal's does not."""
     return subprocess.Popen([*SIMLAB, *argv], cwd=cwd, env=ENV, start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            preexec_fn=default_interrupt, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def default_interrupt() -> None:
+    """In the child before it runs simlab: SIGINT back to its default action."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def stored_rows(output: Path) -> list[tuple[Any, ...]]:
