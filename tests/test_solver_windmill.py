@@ -184,9 +184,12 @@ def play_before_turning(rules, pos, moves):
 # Positions
 # --------------------------------------------------------------------------------------
 def random_piles(rnd: random.Random, rules: Rules, n: int) -> dict[str, list[int]]:
-    """A position with ``n`` cards in play and the other 104 - ``n`` home (``drawn_piles``)."""
+    """A position with ``n`` cards in play and the other 104 - ``n`` home (``drawn_piles``); from 13
+    cards in play, half of them with an empty king pile."""
     while True:
         heights = [rnd.choice([0, 13, 13, *range(14)]) for _ in range(4)]
+        if n >= 13 and rnd.random() < 0.5:
+            heights = rnd.sample([0, 13, 13, 13], 4)
         centre = N_CARDS - n - sum(heights)
         if 1 <= centre <= 52:
             return drawn_piles(rnd, rules, centre, heights)
@@ -196,8 +199,9 @@ def drawn_piles(rnd: random.Random, rules: Rules, centre: int, heights: list[int
     """A position as card ids (each of the 104 exactly once): the centre holds its base AC (deck 0)
     and a run up from it (wrapping) of ``centre`` cards, king pile i K down to ``heights[i]`` cards;
     the cards missing from them are in play. PySolFC's layout: sails of one card, and a waste (then
-    a stock) only when every sail is full, as the refills keep it; Welford's: sails of 0-2 cards,
-    any waste and stock. Reversed: every rank mirrored."""
+    a stock) only when every sail is full, as the refills keep it; Welford's: sails of 0-2 cards
+    (gaps are common: a turn fills them, row 0 first), a waste of 0-3 cards, the rest in the stock.
+    Reversed: every rank mirrored."""
     ids = {r: [r + 13 * s + 52 * d for s in range(4) for d in range(2)] for r in range(13)}
     for cards in ids.values():
         rnd.shuffle(cards)
@@ -211,8 +215,8 @@ def drawn_piles(rnd: random.Random, rules: Rules, centre: int, heights: list[int
     n = len(out)
     if rules.welford:
         for sail in rules.sails:
-            piles[sail] = [out.pop() for _ in range(min(rnd.choice([0, 1, 2, 2, 2]), len(out)))]
-        piles["waste"] = [out.pop() for _ in range(rnd.randint(0, min(len(out), 8)))]
+            piles[sail] = [out.pop() for _ in range(min(rnd.choice([0, 1, 1, 2]), len(out)))]
+        piles["waste"] = [out.pop() for _ in range(rnd.randint(0, min(len(out), 3)))]
         piles["stock"] = out
     elif n < 8 or (n == 8 and rnd.random() < 0.5):
         for sail in rnd.sample(rules.sails, n):
@@ -511,7 +515,37 @@ def test_pinned_shortcuts_lose_won_positions(pin):
 # Random positions in PySolFC's layout are almost always won at once (eight sails in view): these
 # were drawn among thousands (``random_piles``) for a search of several hundred positions or more
 # (redeals 0 or 1), then pinned: (rules other than the defaults, verdict, piles bottom -> top).
+# Every parameter is passed explicitly (``DEFAULTS`` updated), so Welford's defaults never apply.
 HARD = [
+    # Welford's layout with gaps (drawn the same way): a turn fills the gaps row 0 first, so the
+    # order of the sails is part of a position. A solver that hashed Welford's sails as
+    # interchangeable (before commit 07813cc) called these three won positions lost.
+    ({"transfer": "strict", "welford": True, "redeals": 0}, "won",
+     {"row0": "AH", "row2": "3C", "row3": "AH", "stock": "5H KH 4D 6C QD", "waste": "2C JH",
+      "foundation0": "AC 2H 3C 4S 5C 6H 7S 8D 9H TH JS QC KS AD 2D 3D 4C 5D 6C 7S 8S 9C TH JS QD KS "
+                     "AS 2S 3H 4H 5S 6D 7D 8C 9H TD JH QC KC AS 2S 3S 4C 5D 6S 7D 8D 9C TC",
+      "foundation1": "KH QS JD TS 9D 8H 7H 6D 5S 4H 3D 2D",
+      "foundation2": "KD QH JD TD 9S 8H 7C 6H 5H 4D 3H 2C AC",
+      "foundation3": "KD QH JC TC 9D 8C 7C 6S 5C 4S 3S 2H AD",
+      "foundation4": "KC QS JC TS 9S 8S 7H"}),
+    ({"transfer": "none", "centre_to_king": False, "welford": True, "redeals": 0}, "won",
+     {"row0": "AC 7C", "row1": "3D", "row2": "3S", "row3": "6D", "stock": "JS AS 8S 4H 2S 9S KS TH 2S",
+      "waste": "QS 5H",
+      "foundation0": "AC 2D 3H 4H 5D 6H 7H 8D 9S TD JC QD KD AH 2C 3D 4C 5H 6C 7H 8H 9D TS JD QC KC "
+                     "AS 2H 3C 4C 5C 6D 7S 8S 9C TH JD QH KC AD 2D 3S 4D 5D 6H 7S 8C 9D TC",
+      "foundation1": "KH QD JS",
+      "foundation2": "KS QC JH TC 9H 8D 7C 6S 5S 4D 3C 2C AH",
+      "foundation3": "KD QS JH TD 9H 8H 7D 6C 5S 4S 3H 2H AD",
+      "foundation4": "KH QH JC TS 9C 8C 7D 6S 5C 4S"}),
+    ({"transfer": "none", "welford": True, "redeals": 0}, "won",
+     {"row0": "6C", "row1": "6S", "row3": "KS 8H", "stock": "JD 4H QD 5C 2D 2D 3S TH AD 7H 9S",
+      "waste": "3S AS",
+      "foundation0": "AC 2C 3H 4S 5D 6S 7S 8D 9H TC JS QS KS AC 2S 3D 4D 5D 6C 7D 8C 9D TS JH QC KH "
+                     "AS 2H 3C 4C 5S 6D 7D 8D 9C TD JC QH KH AD 2C 3H 4H 5C",
+      "foundation1": "KD QC JC TS 9C 8C 7C",
+      "foundation2": "KD QH JS TH 9H 8S 7C 6D 5H 4D",
+      "foundation3": "KC QS JD TD 9S 8H 7S 6H 5H 4S 3C 2H AH",
+      "foundation4": "KC QD JH TC 9D 8S 7H 6H 5S 4C 3D 2S AH"}),
     ({}, "lost",
      {"row0": "5H", "row1": "3S", "row2": "4H", "row3": "TH", "row4": "3H", "row5": "6D", "row6": "AH", "row7": "5S",
       "stock": "2C 2D 8H", "waste": "9D QD AS 4D JD 7S",
