@@ -37,6 +37,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
+from pysolfc_fans import Lcg, Mt  # PySolFC's two generators, written once for the tests
+
 RANKS = "A23456789TJQK"
 SUITS = "CSHD"
 N_CARDS = 104
@@ -62,29 +64,8 @@ def mirror(card: int) -> int:
 
 
 # --------------------------------------------------------------------------------------
-# The shuffle (shared/rules.md section 0)
+# The shuffle (shared/rules.md section 0), with the generators of tests/pysolfc_fans.py
 # --------------------------------------------------------------------------------------
-class Lcg:
-    """LCRandom31 below 32000: randint(0, n) = ((x >> 16) & 0x7fff) % (n + 1)."""
-
-    def __init__(self, seed: int) -> None:
-        self.x = seed
-
-    def randint(self, n: int) -> int:
-        self.x = (self.x * 214013 + 2531011) % 2**32
-        return ((self.x >> 16) & 0x7FFF) % (n + 1)
-
-
-class Mt:
-    """MTRandom: randint(0, n) = int(random() * (n + 1)) on random.Random(g)."""
-
-    def __init__(self, seed: int) -> None:
-        self.generator = random.Random(seed)
-
-    def randint(self, n: int) -> int:
-        return int(self.generator.random() * (n + 1))
-
-
 def shuffled_talon(g: int) -> list[int]:
     """PySolFC's two-deck shuffle of game ``g`` before the hook (card ids; the last is the top)."""
     rng = Lcg(g) if g < 32000 else Mt(g)
