@@ -8,8 +8,7 @@ from simlab.policies import POLICIES, PlayRecord, Policy, make_policy
 from simlab.solver import SolveResult, solve
 from simlab.solver import policy as _solver_policy  # noqa: F401  (registers "solver")
 from simlab.solver import round_policy as _round_policy  # noqa: F401  (registers "round_max")
-
-__version__ = "0.1.0"
+from simlab.version import __version__
 
 __all__ = [
     "GAMES", "POLICIES", "Game", "Move", "Observation", "PlayRecord", "Policy", "SolveResult", "State",

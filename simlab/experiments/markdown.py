@@ -9,6 +9,7 @@ from typing import Any, Iterable
 import pandas as pd
 
 from simlab.experiments.config import ExperimentConfig
+from simlab.experiments.history import config_changes
 
 MAX_LISTED_COMPARISONS = 12
 
@@ -203,8 +204,6 @@ def _configs_seen(configs: list[dict[str, Any]]) -> str:
     """Every config the folder's results came from, each as its changes from the one before."""
     if not configs:
         return ""
-    from simlab.experiments.history import config_changes
-
     lines = ["## Configs this folder has seen\n",
              "Cells whose game, policy, parameters or code changed were played afresh; the others "
              "kept their deals. Each full config is in `manifest.json`.\n"]

@@ -10,16 +10,14 @@ from __future__ import annotations
 import sys
 import time
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from tqdm import tqdm
 
+from simlab.experiments.config import ExperimentConfig
+from simlab.experiments.store import Cell, ResultStore
+from simlab.experiments.worker import ChunkTask
 from simlab.policies.record import UNKNOWN, WON
-
-if TYPE_CHECKING:
-    from simlab.experiments.config import ExperimentConfig
-    from simlab.experiments.store import Cell, ResultStore
-    from simlab.experiments.worker import ChunkTask
 
 MAX_CELL_BARS = 24  # beyond this, one line per cell would not fit a screen
 LOG_SECONDS = 5.0  # between two log lines when the output is not a terminal

@@ -1,7 +1,7 @@
 """Writing an output folder's tables, figures, manifest and ``report.md``.
 
-Everything here is rebuilt from the per-deal table, so ``simlab report FOLDER``
-regenerates it from the database without playing a deal.
+Everything here is computed from the per-deal table, so ``rebuild`` regenerates
+it from the database without playing a deal.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from typing import Any
 
 import pandas as pd
 
-from simlab.experiments.config import ExperimentConfig, config_from_dict, load_config
+from simlab.experiments.config import ExperimentConfig
+from simlab.experiments.markdown import report_markdown
 from simlab.experiments.plots import save_figures
-from simlab.experiments.store import DATABASE_NAME, ResultStore, deals_frame, readable_cells, stored_cells
 from simlab.experiments.tables import claims_table, comparisons_table, summarize
+from simlab.version import __version__
 
 # Files of an output folder besides the database (``store.DATABASE_NAME``), the
 # tables and the figures.
@@ -58,8 +59,6 @@ def build_manifest(config: ExperimentConfig, started: str, finished: str, played
                    ) -> dict[str, Any]:
     """Where and how the results were made: versions, commit, times, execution, and
     every config the folder has seen (``store.configs``)."""
-    from simlab import __version__
-
     commit, dirty = git_commit()
     return {
         "experiment": config.name, "config_file": config.source, "simlab_version": __version__,
@@ -86,8 +85,6 @@ def write_reports(folder: Path, config: ExperimentConfig, frame: pd.DataFrame,
     figures = save_figures(folder, frame, tables["summary"], tables["claims"])
     _write_errors(folder, errors)
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    from simlab.experiments.markdown import report_markdown
-
     text = report_markdown(config, tables, figures, manifest)
     (folder / "report.md").write_text(text, encoding="utf-8")
     return tables
@@ -101,93 +98,3 @@ def _write_errors(folder: Path, errors: pd.DataFrame | None) -> None:
         return
     parts = [f"== {r.game} / {r.policy} / deal {r.deal}\n{r.traceback}" for r in errors.itertuples()]
     path.write_text("\n".join(parts), encoding="utf-8")
-
-
-def rebuild(folder: Path) -> dict[str, pd.DataFrame]:
-    """Rebuild every table, figure and report.md of ``folder`` from its database.
-
-    Raises:
-        ConfigError: if the folder holds no experiment (no resolved config or database),
-            a run is writing to it, or its database is damaged.
-    """
-    from simlab.errors import ConfigError
-    from simlab.experiments.lock import folder_lock
-
-    folder = Path(folder)
-    for needed in (RESOLVED_CONFIG, DATABASE_NAME):
-        if not (folder / needed).is_file():
-            raise ConfigError(f"{folder}: not an experiment folder: '{needed}' is missing. "
-                              "Run the experiment first (simlab run FILE).")
-    with folder_lock(folder):  # a run writes these same files
-        return _rebuild(folder)
-
-
-def _rebuild(folder: Path) -> dict[str, pd.DataFrame]:
-    """``rebuild`` once the folder is ours."""
-    with ResultStore(folder) as store:
-        configs = store.configs()
-        if configs:  # the cells as recorded: no user policy module is imported
-            last = configs[-1]
-            config = config_from_dict(last["config"], source=str(folder / RESOLVED_CONFIG),
-                                      import_policies=False)
-            cells = stored_cells(config, last["cells"])
-        else:  # a folder written before configs were recorded (simlab 0.1): its keys then
-            config = load_config(folder / RESOLVED_CONFIG)
-            cells = readable_cells(config, store.cell_identities())
-        frame = deals_frame(config, store, tracebacks=True, cells=cells)
-        sessions = list(store.sessions())
-    manifest = _stored_manifest(folder) or build_manifest(
-        config, sessions[0]["started"] if sessions else "", sessions[-1]["finished"] if sessions else "",
-        0, sessions)
-    manifest["sessions"] = sessions
-    manifest["configs"] = [{"recorded": c["recorded"], "config": c["config"]} for c in configs]
-    errors = frame[frame["verdict"] == "error"]
-    return write_reports(folder, config, frame.drop(columns="traceback"), manifest, errors)
-
-
-def _stored_manifest(folder: Path) -> dict[str, Any] | None:
-    try:
-        return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def recover(folder: Path) -> int:
-    """Rebuild a damaged ``results.sqlite`` from ``deals.csv`` (the last report's deals).
-
-    The damaged file is kept beside it as ``results.sqlite.damaged``. Rows are
-    attached to the cells of ``config.resolved.yaml`` as its code is now; failed
-    deals are left out (a rerun retries them). Returns the rows recovered.
-
-    Raises:
-        ConfigError: the folder lacks the resolved config or the per-deal table.
-    """
-    from simlab.errors import ConfigError
-    from simlab.experiments.store import ROW_COLUMNS, cell_identity, cell_records, cells_of, typed_deals
-
-    folder = Path(folder)
-    for needed in (RESOLVED_CONFIG, "deals.csv"):
-        if not (folder / needed).is_file():
-            raise ConfigError(f"{folder}: cannot recover the database: '{needed}' is missing. Move "
-                              f"{folder / DATABASE_NAME} away and run the experiment again.")
-    config = load_config(folder / RESOLVED_CONFIG)
-    frame = typed_deals(pd.read_csv(folder / "deals.csv", keep_default_na=False))
-    cells = cells_of(config)
-    keys = {(c.game.label, c.policy.label): c.key for c in cells}
-    frame = frame[frame["verdict"] != "error"].assign(
-        cell=[keys.get(pair) for pair in zip(frame["game"], frame["policy"])], traceback="")
-    frame = frame[frame["cell"].notna()]
-    from simlab.experiments.lock import folder_lock
-    from simlab.experiments.runner import now
-
-    with folder_lock(folder):
-        for suffix in ("", "-wal", "-shm"):
-            damaged = folder / f"{DATABASE_NAME}{suffix}"
-            if damaged.exists():
-                damaged.replace(folder / f"{DATABASE_NAME}{suffix}.damaged")
-        with ResultStore(folder) as store:
-            for cell in cells:
-                store.add_cell(cell.key, cell_identity(cell.game, cell.policy, config.root_seed))
-            store.add_rows(frame[list(ROW_COLUMNS)].to_dict("records"))
-            store.add_config(now(), config.to_dict(), cell_records(config, cells))
-    return len(frame)

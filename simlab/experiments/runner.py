@@ -14,8 +14,8 @@ import json
 import os
 import signal
 import sys
+import threading
 from contextlib import contextmanager
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
@@ -36,6 +36,7 @@ from simlab.experiments.store import (
     cell_records,
     cells_of,
     deals_frame,
+    now,
 )
 from simlab.experiments.worker import ERROR, WORKER_DIED, ChunkTask, failure_row, play_chunk
 from simlab.policies.catalog import policy_class
@@ -57,10 +58,6 @@ class RunOutcome(NamedTuple):
     frame: pd.DataFrame
     played: int
     failed: int
-
-
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def run_experiment(config: ExperimentConfig, progress: bool | None = None) -> RunOutcome:
@@ -217,7 +214,7 @@ def _dask_chunks(tasks: list[ChunkTask]) -> Iterator[list[dict]]:
     A chunk whose worker died (dask gives up on it with ``KilledWorker`` after its
     retries) becomes error rows ``worker_died``; the other chunks go on.
     """
-    from distributed import as_completed, default_client
+    from distributed import as_completed, default_client  # here: dask is optional (the 'dask' extra)
 
     client = default_client()
     futures = {client.submit(play_chunk, task, pure=False): task for task in tasks}
@@ -261,7 +258,7 @@ def backend_context(execution: Execution, source: str) -> Iterator[None]:
         yield
         return
     try:
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import Client, LocalCluster  # here: dask is optional (the 'dask' extra)
     except ImportError:
         raise ConfigError(f"{source}: execution.backend 'dask' needs the dask extra: "
                           "pip install 'simlab[dask]'.") from None
@@ -305,9 +302,7 @@ def _client_within(client_class: type, address: object, timeout: str) -> object:
     then says nothing (not a dask scheduler): its handshake waits for ever. So
     the client is made in a daemon thread that is abandoned when time is up.
     """
-    import threading
-
-    from dask.utils import parse_timedelta
+    from dask.utils import parse_timedelta  # here: dask is optional (the 'dask' extra)
 
     outcome: dict[str, object] = {}
 

@@ -23,6 +23,7 @@ import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -30,6 +31,8 @@ import pandas as pd
 
 from simlab.errors import ConfigError
 from simlab.experiments.config import Component, ExperimentConfig
+from simlab.games import make_game
+from simlab.policies.catalog import make_policy
 
 DATABASE_NAME = "results.sqlite"
 ROW_COLUMNS = ("cell", "deal", "verdict", "end_reason", "moves", "cards_home", "nodes",
@@ -59,6 +62,11 @@ CREATE TABLE IF NOT EXISTS configs (
     recorded TEXT NOT NULL, config TEXT NOT NULL, cells TEXT NOT NULL
 );
 """
+
+
+def now() -> str:
+    """The time as the store records it (sessions, configs): UTC, to the second, ISO 8601."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def cell_identity(game: Component, policy: Component, root_seed: int) -> dict[str, Any]:
@@ -281,9 +289,6 @@ def information_label(cell: Cell) -> str:
     no shuffle is to come); otherwise ``thoughtful`` for a policy that sees the
     hidden cards and future shuffles (the solver: an upper bound on any real
     player) and ``fair`` for one that sees only what a player sees."""
-    from simlab.games import make_game
-    from simlab.policies.catalog import make_policy
-
     game = make_game(cell.game.name, **cell.game.params)
     if not (game.has_hidden_cards or game.has_chance):
         return OPEN

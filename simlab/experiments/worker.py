@@ -9,13 +9,18 @@ on the worker's ``PYTHONPATH``).
 from __future__ import annotations
 
 import json
+import os
+import signal
+import threading
 import time
 import traceback
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from simlab.engine.game import Game
+from simlab.games import make_game
 from simlab.play import play_deal
+from simlab.policies import make_policy
 from simlab.policies.base import Policy
 from simlab.policies.record import LOST, UNKNOWN, WON
 
@@ -41,9 +46,6 @@ class ChunkTask(NamedTuple):
 @lru_cache(maxsize=64)
 def _components(game: str, game_params: str, policy: str, policy_params: str) -> tuple[Game, Policy]:
     """The game and policy of a cell, built once per worker process (building compiles rules)."""
-    from simlab.games import make_game
-    from simlab.policies import make_policy
-
     return make_game(game, **json.loads(game_params)), make_policy(policy, **json.loads(policy_params))
 
 
@@ -120,9 +122,6 @@ def serve(connection: Any, parent_pid: int) -> None:
     so when this process dies or overruns ``deal_timeout`` the parent knows which
     deal it was on. ``None`` (or a closed pipe) ends the loop.
     """
-    import signal
-    import threading
-
     # Ctrl-C reaches the whole process group; the parent decides when workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, args=(parent_pid,), daemon=True).start()
@@ -173,8 +172,6 @@ def _warm_up(game: Game, deal: int) -> None:
 
 def _exit_with_parent(parent_pid: int) -> None:
     """Leave no orphan: a worker whose parent died (even by ``kill -9``) exits too."""
-    import os
-
     while True:
         time.sleep(PARENT_CHECK_SECONDS)
         if os.getppid() != parent_pid:
