@@ -6,8 +6,6 @@ from simlab.games import GAMES, make_game
 from simlab.play import deal_rng, play_deal
 from simlab.policies import POLICIES, PlayRecord, Policy, make_policy
 from simlab.solver import SolveResult, solve
-from simlab.solver import policy as _solver_policy  # noqa: F401  (registers "solver")
-from simlab.solver import round_policy as _round_policy  # noqa: F401  (registers "round_max")
 from simlab.version import __version__
 
 __all__ = [

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
+from simlab.engine.game import Game, State
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
 from simlab.policies.features import (
@@ -36,24 +36,15 @@ from simlab.policies.features import (
     source_pile,
     top_is_placed,
 )
-from simlab.policies.playout import (
-    END_STUCK,
-    END_WON,
-    card_moves_first,
-    drop_idle_transfers,
-    end_at_cap,
-    leads_to_seen,
-    make_move,
-    run_compiled,
-    start_playout,
-    when_stuck,
-)
+from simlab.policies.playout import leads_to_seen, playout_loop, run_compiled
 from simlab.policies.record import PlayRecord
 
 
 @njit(cache=True)
-def greedy_choice(rules, state, legal, count, zobrist, table):
-    """The greedy move in this position (``state``: what the player sees), or -1 to give up."""
+def greedy_choice(rules, state, turn, count, made, zobrist, table, extra):
+    """The greedy card move in this position (``state``: what the player sees)
+    among ``turn[0, :count]``, or -1 (``playout.playout_loop``'s rule)."""
+    legal = turn[0]
     move = foundation_move(rules, state, legal, count)
     if move >= 0:
         return move
@@ -80,21 +71,7 @@ def greedy_choice(rules, state, legal, count, zobrist, table):
 
 @njit(cache=True)
 def greedy_playout(rules, board, zobrist, moves_out, max_moves):
-    table = start_playout(rules, board, zobrist, max_moves)
-    view = board[1]
-    legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
-    for made in range(max_moves):
-        if kernel.is_won(rules, view):
-            return END_WON, made
-        count = kernel.legal_moves(rules, view, legal)
-        cards, count = drop_idle_transfers(rules, view, legal, card_moves_first(legal, count), count)
-        move = greedy_choice(rules, view, legal, cards, zobrist, table)
-        if move < 0:
-            move = when_stuck(rules, legal, cards, count)
-        if move < 0:
-            return END_STUCK, made
-        make_move(rules, board, move, moves_out, made, zobrist, table)
-    return end_at_cap(rules, view, max_moves)
+    return playout_loop(rules, board, zobrist, moves_out, max_moves, greedy_choice, 1, False, ())
 
 
 @register_policy

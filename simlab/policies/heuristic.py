@@ -56,7 +56,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
+from simlab.engine.game import Game, State
 from simlab.engine.layout import MOVE_BASE, OFFSET_BASE
 from simlab.params import Param
 from simlab.policies.base import Policy
@@ -72,19 +72,7 @@ from simlab.policies.features import (
     top_is_placed,
     urgency,
 )
-from simlab.policies.playout import (
-    END_STUCK,
-    END_WON,
-    card_moves_first,
-    drop_idle_transfers,
-    end_at_cap,
-    foreseeable,
-    leads_to_seen,
-    make_move,
-    run_compiled,
-    start_playout,
-    when_stuck,
-)
+from simlab.policies.playout import card_moves_first, foreseeable, leads_to_seen, playout_loop, run_compiled
 from simlab.policies.record import PlayRecord
 
 WEIGHTS = (
@@ -188,34 +176,31 @@ def lookahead_score(rules, state, move, weights, legal, depth):
 
 
 @njit(cache=True)
+def heuristic_choice(rules, view, legal, cards, made, zobrist, table, extra):
+    """The card move of ``legal[0, :cards]`` with the best score that brings back
+    no position seen (ties: the first), or -1 (``playout.playout_loop``'s rule);
+    ``legal``'s other rows are the lookahead's."""
+    weights, depth = extra
+    best = -1
+    best_score = -1e18
+    for i in range(cards):
+        move = legal[0, i]
+        if leads_to_seen(rules, view, move, zobrist, table):
+            continue
+        if fixes_other_base(rules, view, move):
+            score = LAST_RESORT
+        else:
+            score = lookahead_score(rules, view, move, weights, legal, depth)
+        if score > best_score:
+            best = move
+            best_score = score
+    return best
+
+
+@njit(cache=True)
 def heuristic_playout(rules, board, zobrist, moves_out, max_moves, weights, depth):
-    table = start_playout(rules, board, zobrist, max_moves)
-    view = board[1]
-    legal = np.empty((depth + 1, MAX_LEGAL_MOVES), dtype=np.int32)
-    for made in range(max_moves):
-        if kernel.is_won(rules, view):
-            return END_WON, made
-        count = kernel.legal_moves(rules, view, legal[0])
-        cards, count = drop_idle_transfers(rules, view, legal[0], card_moves_first(legal[0], count), count)
-        best = -1
-        best_score = -1e18
-        for i in range(cards):
-            move = legal[0, i]
-            if leads_to_seen(rules, view, move, zobrist, table):
-                continue
-            if fixes_other_base(rules, view, move):
-                score = LAST_RESORT
-            else:
-                score = lookahead_score(rules, view, move, weights, legal, depth)
-            if score > best_score:
-                best = move
-                best_score = score
-        if best < 0:
-            best = when_stuck(rules, legal[0], cards, count)
-        if best < 0:
-            return END_STUCK, made
-        make_move(rules, board, best, moves_out, made, zobrist, table)
-    return end_at_cap(rules, view, max_moves)
+    return playout_loop(rules, board, zobrist, moves_out, max_moves, heuristic_choice, depth + 1, False,
+                        (weights, depth))
 
 
 @register_policy

@@ -1,8 +1,10 @@
-"""Compiled pieces shared by the built-in policies' playout loops.
+"""The playout loop shared by the built-in policies, and its compiled pieces.
 
-Each built-in policy has a small compiled loop of its own (numba cannot cache a
-function that takes another compiled function as an argument), built from
-these helpers so the loops stay a few lines each.
+``playout_loop`` plays a deal to its end; a policy keeps only its choice rule
+(a compiled function) and a one-line compiled loop that calls ``playout_loop``
+with it. ``playout_loop`` is inlined into that loop, so the rule is a constant
+there: numba caches no function that is handed a compiled function as a value
+(its address changes from process to process), nor a closure over one.
 
 A loop is handed a *board*: the tuple ``(state, view, chance, record)``. The
 referee's ``state`` (every card, the chance tape) is only ever changed by
@@ -18,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel, moves, position_set
-from simlab.engine.game import Game, State
+from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
 from simlab.engine.layout import (
     FIRST_FOUNDATION,
     HAS_HIDDEN,
@@ -206,15 +208,44 @@ def when_stuck(rules, legal, cards, count):
     return best
 
 
-def run_compiled(game: Game, state: State, playout, *extra) -> PlayRecord:
-    """Call a compiled ``playout(rules, board, zobrist, moves_out, *extra)`` and wrap its result."""
+@njit(inline="always")
+def playout_loop(rules, board, zobrist, moves_out, max_moves, choose, levels, repeat_ends, extra):
+    """Play from the board's position until won, stuck or ``max_moves`` moves;
+    returns (an ``END_`` code, the moves made, written to ``moves_out``).
+
+    Each turn the legal moves go to ``legal[0]``, card moves first (``cards``
+    of them) and idle transfers dropped; ``choose(rules, view, legal, cards,
+    made, zobrist, table, extra)`` picks one of the card moves, or -1 for none,
+    and then ``when_stuck`` picks among the others. ``legal`` has ``levels``
+    rows: the rows after the first are room for a rule that looks ahead.
+    ``extra`` is the rule's own arguments (a tuple). With ``repeat_ends`` a
+    position the player has seen before ends the game."""
+    table = start_playout(rules, board, zobrist, max_moves)
+    view = board[1]
+    legal = np.empty((levels, MAX_LEGAL_MOVES), dtype=np.int32)
+    for made in range(max_moves):
+        if kernel.is_won(rules, view):
+            return END_WON, made
+        count = kernel.legal_moves(rules, view, legal[0])
+        cards, count = drop_idle_transfers(rules, view, legal[0], card_moves_first(legal[0], count), count)
+        move = choose(rules, view, legal, cards, made, zobrist, table, extra)
+        if move < 0:
+            move = when_stuck(rules, legal[0], cards, count)
+        if move < 0:
+            return END_STUCK, made
+        if not make_move(rules, board, move, moves_out, made, zobrist, table) and repeat_ends:
+            return (END_WON if kernel.is_won(rules, view) else END_REPEAT), made + 1
+    return end_at_cap(rules, view, max_moves)
+
+
+def run_compiled(game: Game, state: State, playout, max_moves: int, *extra) -> PlayRecord:
+    """Call a compiled ``playout(rules, board, zobrist, moves_out, max_moves, *extra)`` and wrap its result."""
     array = state.array.copy()
     # in an open game the player sees the state itself: no copy to keep up to date
     view = np.empty_like(array) if game.has_hidden_cards else array
     board = (array, view, state.chance, np.empty_like(array))
-    max_moves = extra[0]
     moves_out = np.empty(max_moves, dtype=np.int32)
-    reason, count = playout(game.rules, board, kernel.ZOBRIST, moves_out, *extra)
+    reason, count = playout(game.rules, board, kernel.ZOBRIST, moves_out, max_moves, *extra)
     moves = [game.move_from_code(int(code)) for code in moves_out[:count]]
     verdict = WON if reason == END_WON else LOST
     cards_home = int(kernel.foundation_cards(game.rules, array))

@@ -10,46 +10,28 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.engine import kernel
-from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
+from simlab.engine.game import Game, State
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
-from simlab.policies.playout import (
-    END_REPEAT,
-    END_STUCK,
-    END_WON,
-    card_moves_first,
-    drop_idle_transfers,
-    end_at_cap,
-    make_move,
-    run_compiled,
-    start_playout,
-    when_stuck,
-)
+from simlab.policies.playout import playout_loop, run_compiled
 from simlab.policies.record import PlayRecord
 
 
 @njit(cache=True)
+def random_choice(rules, view, legal, cards, made, zobrist, table, extra):
+    """A uniformly random card move (``uniforms[made]`` in [0, 1) picks card move
+    ``i``), or -1 when there is none (``playout.playout_loop``'s rule)."""
+    if cards == 0:
+        return -1
+    uniforms = extra[0]
+    return legal[0, min(int(uniforms[made] * cards), cards - 1)]
+
+
+@njit(cache=True)
 def random_playout(rules, board, zobrist, moves_out, max_moves, uniforms):
-    """Play uniformly random card moves (``uniforms[i]`` in [0, 1) picks move
-    ``i``); with none, a redeal, a draw or the stock (``when_stuck``)."""
-    table = start_playout(rules, board, zobrist, max_moves)
-    view = board[1]
-    legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
-    for made in range(max_moves):
-        if kernel.is_won(rules, view):
-            return END_WON, made
-        count = kernel.legal_moves(rules, view, legal)
-        cards, count = drop_idle_transfers(rules, view, legal, card_moves_first(legal, count), count)
-        if cards > 0:
-            move = legal[min(int(uniforms[made] * cards), cards - 1)]
-        else:
-            move = when_stuck(rules, legal, cards, count)
-        if move < 0:
-            return END_STUCK, made
-        if not make_move(rules, board, move, moves_out, made, zobrist, table):
-            return (END_WON if kernel.is_won(rules, view) else END_REPEAT), made + 1
-    return end_at_cap(rules, view, max_moves)
+    """Play uniformly random card moves; with none, a redeal, a draw or the
+    stock (``playout.when_stuck``); a repeated position ends the game."""
+    return playout_loop(rules, board, zobrist, moves_out, max_moves, random_choice, 1, True, (uniforms,))
 
 
 @register_policy

@@ -1,50 +1,43 @@
-"""Fair perfect play: plans that never look at a future shuffle.
+"""Fair planning: the searches of the players that never look at a future shuffle.
 
 In La Belle Lucie and Trefoil every card is face up; what a player cannot know
-is how a redeal will shuffle. The solver's ``thoughtful`` mode knows the
+is how a redeal will shuffle. The solver's ``thoughtful`` search knows the
 deal's shuffles (an upper bound on any player). A *fair* player sees the
 position and must choose, each round, where to stop and redeal without knowing
 the shuffle; whatever such a player wins is a lower bound on perfect fair play,
-so the two figures bracket it.
+so the two figures bracket it. The players live in ``simlab.policies``
+(``round_max``; ``solver`` with ``mode: fair``: ``simlab.policies.fair_rounds``);
+this module holds the plan the fair solver makes at a redeal.
 
-Two fair players live here:
+``choose_plan`` is a rollout planner. Where to redeal is the only choice a
+round leaves that the shuffle does not undo: the fans are gathered and, from
+the player's point of view, shuffled uniformly, so what the redeal brings
+depends only on which cards are home. The round search
+(``simlab.solver.rounds.reachable_homes``) lists every set of cards home the
+round can reach when every safe card goes home at once, with a line to each;
+the planner keeps the few with the most cards home and those no other set
+dominates (as many cards of every suit home, more of one), and plays each out
+against the same ``samples`` shuffle sequences of its own (uniform, from its
+own random generator, never the deal's): redeal with the sequence, play every
+later round as ``round_max`` does, and solve the last round outright. It picks
+the line to the set that won most play-outs (then the one with most cards
+home, then the first found). Rolling out ``round_max`` and keeping its own
+choice among the candidates makes this a one-step improvement on it (exactly
+so as the samples grow).
 
-- ``round_max`` (``play_round_max``): each round, the exhaustive round search
-  of ``simlab.solver.rounds`` finds the line sending the most cards home; play
-  it and redeal. The simplest sound fair strategy (a public La Belle Lucie
-  solver plays so).
-- ``solver`` with ``mode: fair`` (``play_fair``): a rollout planner. Where
-  to redeal is the only choice a round leaves that the shuffle does not undo:
-  the fans are gathered and, from the player's point of view, shuffled
-  uniformly, so what the redeal brings depends only on which cards are home.
-  The round search (``simlab.solver.rounds.reachable_homes``) lists every set
-  of cards home the round can reach when every safe card goes home at once,
-  with a line to each; the player keeps
-  the few with the most cards home and those no other set dominates (as many
-  cards of every suit home, more of one), and plays each out against
-  the same ``samples`` shuffle sequences of its own (uniform, from its own
-  random generator, never the deal's): redeal with the sequence, play every
-  later round as ``round_max`` does, and solve the last round outright. It
-  plays the line to the set that won most play-outs (then the one with most
-  cards home, then the first found) and redeals. Once no redeal is left
-  nothing is unknown and the position is solved outright. Rolling out
-  ``round_max`` and keeping its own choice among the candidates makes this a
-  one-step improvement on it (exactly so as the samples grow).
-
-Cost per deal: per round with a redeal ahead, one round search and
-``samples`` play-outs per candidate set (each a round search per later round
-and a solve of at most ``sample_budget`` positions); one solve of the last
-round.
+Cost per plan: one round search and ``samples`` play-outs per candidate set
+(each a round search per later round and a solve of at most ``sample_budget``
+positions).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from simlab.engine.game import REDEAL, Game, Move, State
+from simlab.engine.game import REDEAL, Game, State
 from simlab.engine.moves import TAPE_MT, play
-from simlab.policies.record import LOST, WON, PlayRecord
-from simlab.solver.rounds import DEFAULT_ROUND_BUDGET, best_round, heights_of, reachable_homes, undominated
+from simlab.solver import solve
+from simlab.solver.rounds import best_round, heights_of, reachable_homes, undominated
 
 # A rollout plays its later rounds as round_max with this budget per round: a
 # cheaper stand-in, still fair (any fair rollout policy keeps the player fair).
@@ -65,93 +58,9 @@ def sampled_tape(game: Game, rng: np.random.Generator) -> np.ndarray:
     return np.concatenate(([TAPE_MT], rng.random(count)))
 
 
-class Referee:
-    """The real game: the true position (with the deal's own shuffles), changed
-    only by ``make``; a player reads ``view()`` (what a real player sees).
-    After ``max_moves`` moves it takes no more (``capped``)."""
-
-    def __init__(self, game: Game, state: State, max_moves: int) -> None:
-        self.game = game
-        self.state = state
-        self.max_moves = max_moves
-        self.moves: list[Move] = []
-
-    def view(self) -> np.ndarray:
-        return self.game.observe(self.state).array
-
-    @property
-    def capped(self) -> bool:
-        return len(self.moves) >= self.max_moves
-
-    @property
-    def over(self) -> bool:
-        return self.capped or self.game.is_won(self.state)
-
-    def make(self, codes) -> None:
-        for code in codes:
-            if self.capped:
-                return
-            move = self.game.move_from_code(int(code))
-            self.state = self.game.apply(self.state, move)
-            self.moves.append(move)
-
-    def record(self, reason: str, nodes: int) -> PlayRecord:
-        won = self.game.is_won(self.state)
-        reason = WON if won else "move_cap" if self.capped else reason
-        return PlayRecord(WON if won else LOST, reason, self.moves, self.game.cards_home(self.state), nodes)
-
-
-def play_round_max(game: Game, state: State, max_moves: int,
-                   round_budget: int = DEFAULT_ROUND_BUDGET) -> PlayRecord:
-    """``round_max`` (module docstring): each round the line with the most cards
-    home, then redeal. It plans again after its line, since a card its line
-    uncovered in a game with hidden cards may open more (``best_round`` does
-    not look past a card it cannot see); once a plan adds nothing it redeals,
-    or stops when it may not."""
-    referee = Referee(game, state, max_moves)
-    nodes = 0
-    blind = np.zeros(1)  # a round's search never redeals, so it needs no shuffle
-    while not referee.over:
-        plan = best_round(game, referee.view(), blind, round_budget)
-        nodes += plan.nodes
-        if len(plan.moves):
-            referee.make(plan.moves)
-        elif can_redeal(game, referee.state):
-            referee.make([game.move_code(REDEAL)])
-        else:
-            break
-    return referee.record("stuck", nodes)
-
-
 def can_redeal(game: Game, state: State) -> bool:
+    """Whether a redeal is among ``state``'s legal moves."""
     return game.move_code(REDEAL) in game.legal_move_codes(state).tolist()
-
-
-def play_fair(game: Game, state: State, rng: np.random.Generator, samples: int, sample_budget: int,
-              final_budget: int, max_moves: int, round_budget: int = DEFAULT_ROUND_BUDGET) -> PlayRecord:
-    """``solver`` in ``fair`` mode (module docstring), in a game with redeals
-    and no hidden card."""
-    from simlab.solver import solve
-
-    referee = Referee(game, state, max_moves)
-    nodes = 0
-    while not referee.over:
-        view = referee.view()
-        if not can_redeal(game, referee.state):  # the last round: nothing left to chance
-            result = solve(game, State(view, sampled_tape(game, rng)), budget=final_budget)
-            nodes += result.nodes
-            if result.verdict == WON:
-                referee.make(game.move_code(move) for move in result.moves)
-                break
-            plan = best_round(game, view, np.zeros(1), round_budget)
-            referee.make(plan.moves)
-            return referee.record("exhausted" if result.verdict == LOST else result.reason, nodes + plan.nodes)
-        plan, spent = choose_plan(game, view, rng, samples, sample_budget, round_budget)
-        nodes += spent
-        referee.make(plan)
-        if not referee.over:
-            referee.make([game.move_code(REDEAL)])
-    return referee.record("stuck", nodes)
 
 
 def choose_plan(game: Game, view: np.ndarray, rng: np.random.Generator, samples: int, sample_budget: int,
@@ -193,8 +102,6 @@ def rollout(game: Game, end: np.ndarray, tape: np.ndarray, sample_budget: int, r
     """Whether a fair player wins from ``end`` (a position where it redeals) if
     the shuffles to come are ``tape``'s: redeal, then play each later round as
     ``round_max`` does and solve the last one outright. Returns (won, positions searched)."""
-    from simlab.solver import solve
-
     array = end.copy()
     record = np.empty_like(array)
     redeal = game.move_code(REDEAL)
@@ -209,4 +116,4 @@ def rollout(game: Game, end: np.ndarray, tape: np.ndarray, sample_budget: int, r
             return True, nodes
         play(game.rules, array, redeal, tape, record)
     result = solve(game, State(array, tape), budget=sample_budget)
-    return result.verdict == WON, nodes + result.nodes
+    return result.won, nodes + result.nodes

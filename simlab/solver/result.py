@@ -30,6 +30,10 @@ class SolveResult:
     moves: list[Move] = field(default_factory=list)
     information: str = "open"
 
+    @property
+    def won(self) -> bool:
+        return self.verdict == "won"
+
     def to_json(self) -> dict:
         return {
             "verdict": self.verdict,

@@ -1,50 +1,27 @@
-"""Fair play of a face-down stock by determinized sampling (Windmill; issue 15).
+"""Determinized sampling of a face-down stock: the decisions of the fair
+player of a game whose only hidden cards are a face-down stock (Windmill;
+the player: ``simlab.policies.fair_stock``).
 
-What: the ``solver`` policy's ``fair`` mode in a game whose only hidden cards
-are a face-down stock. Why: the solver sees the stock's order, so its verdicts
-there are ``thoughtful``, an upper bound on any player; a player that never
-peeks gives the matching lower bound, and the two bracket perfect play.
+What the player knows (``advance``): what it has seen, remembered (after a pass
+of the waste back to the stock it still knows the stock's order, as a real
+player would). The cards it has not seen are, from its point of view, in a
+uniformly random order in the hidden slots; their number per pile is known.
 
-How it stays fair: a ``Referee`` (``simlab.solver.fair``) holds the true
-position; the player reads only ``game.observe`` of it, and remembers what it
-has seen (``Player.known``: after a pass of the waste back to the stock it
-still knows the stock's order, as a real player would). The cards it has not
-seen are, from its point of view, in a uniformly random order in the hidden
-slots; their number per pile is known.
-
-How it plays: at a decision point it draws ``samples`` completions of what it
-knows (the unseen cards in a uniformly random order, from its own generator)
-and solves each full position with the thoughtful search; ``sample_budget`` is
-the positions a decision may search, shared equally by its samples (the
-policy's defaults, 16 and 200,000, give each sample 12,500: see the cost
-below). A winning line is cut before its first move that reveals a hidden
-card (a turn of the stock, or a move whose refill chain shows a stock card):
-until then the line needs nothing the player does not know (stretches that
-come back to a position are dropped). Lines are grouped by the position hash
-their cut reaches; the player takes the most frequent group (ties: most cards
-home, then the group found first), plays its first line's moves and the
-revealing move that line made next, sees the new card, and decides again. So
-it solves only where it learns something, not at every move, and not where the
-only legal move is the turn. If no sample wins, it plays every sail or waste
-card that goes home and turns the stock (``fallback_line``). Once nothing is
-hidden it solves the position outright with ``budget`` positions.
-
-Outcomes (as ``simlab.solver.fair`` reports them): ``won`` only when the true
-position is won (the referee applied every move through the rules engine);
-``lost`` when the true position has no move left (``stuck``), the move cap is
-hit (``move_cap``), or nothing is hidden and the search proved the position
-lost (``exhausted``); ``unknown`` (``budget`` or ``memory``) when nothing is
-hidden and the search ran out first: a sample that fails is never a loss.
-
-Cost per deal: a decision point per reveal where more than one move is legal
-(about half of Windmill's 94), each at most ``sample_budget`` positions (it
-stops sampling once the leading group cannot be caught, or when half its
-samples are drawn and none won); then, once nothing is
-hidden, one search of at most ``budget`` positions. Measured on Windmill deals
-1-20 at the defaults (16 samples of 12,500 positions, on a 2-core machine
-shared with other runs): about 45 decisions and 24 CPU-s a deal (11 to 51),
-10 deals won (the thoughtful solver wins 16 at 12,500 positions, 17 at
-200,000).
+How it decides (``choose``): it draws ``samples`` completions of what it knows
+(the unseen cards in a uniformly random order, from its own generator) and
+solves each full position with the thoughtful search; ``sample_budget`` is the
+positions a decision may search, shared equally by its samples (the policy's
+defaults, 16 and 200,000, give each sample 12,500). A winning line is cut
+before its first move that reveals a hidden card (a turn of the stock, or a
+move whose refill chain shows a stock card): until then the line needs nothing
+the player does not know (stretches that come back to a position are dropped).
+Lines are grouped by the position hash their cut reaches; the player takes the
+most frequent group (ties: most cards home, then the group found first), plays
+its first line's moves and the revealing move that line made next, sees the new
+card, and decides again. It stops sampling once the leading group cannot be
+caught, or when half its samples are drawn and none won. If no sample wins, it
+plays every sail or waste card that goes home and turns the stock
+(``fallback_line``).
 """
 
 from __future__ import annotations
@@ -54,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simlab.engine import kernel, moves
-from simlab.engine.game import MAX_LEGAL_MOVES, NO_CHANCE, Game, State
+from simlab.engine.game import MAX_LEGAL_MOVES, NO_CHANCE, Game
 from simlab.engine.layout import (
     FIRST_FOUNDATION,
     MOVE_BASE,
@@ -68,11 +45,9 @@ from simlab.engine.layout import (
     VISIBLE_ALL,
 )
 from simlab.engine.moves import HIDDEN
-from simlab.policies.record import UNKNOWN, PlayRecord
 from simlab.solver import SolverError
-from simlab.solver.fair import Referee
 from simlab.solver.portfolio import portfolio_search
-from simlab.solver.search import STATUS_LOST, STATUS_MEMORY, STATUS_WON
+from simlab.solver.search import STATUS_WON
 
 
 def hides_only_a_stock(game: Game) -> bool:
@@ -277,61 +252,4 @@ def fallback_move(game: Game, known: np.ndarray) -> int | None:
 def legal_codes(game: Game, array: np.ndarray) -> list[int]:
     out = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
     return out[: kernel.legal_moves(game.rules, array, out)].tolist()
-
-
-# ----- the game ---------------------------------------------------------------------
-
-
-class Player:
-    """The fair player's side of the table: what it knows, and the moves it makes through the referee."""
-
-    def __init__(self, game: Game, referee: Referee) -> None:
-        self.game = game
-        self.referee = referee
-        self.known = referee.view()
-
-    def make(self, codes: list[int]) -> None:
-        for code in codes:
-            if self.referee.over:
-                return
-            self.referee.make([code])
-            self.known, _ = advance(self.game, self.known, code, self.referee.view())
-
-
-def play_sampled(game: Game, state: State, rng: np.random.Generator, samples: int, sample_budget: int, budget: int,
-                 max_moves: int, table_bits: int) -> PlayRecord:
-    """``solver`` in ``fair`` mode in a game whose only hidden cards are a face-down stock (module docstring):
-    ``samples`` completions per decision sharing ``sample_budget`` positions; ``budget`` positions for the
-    outright search once nothing is hidden."""
-    per_sample = max(1, sample_budget // samples)
-    referee = Referee(game, state, max_moves)
-    player = Player(game, referee)
-    nodes = 0
-    while not referee.over:
-        codes = legal_codes(game, player.known)
-        if not codes:
-            return referee.record("stuck", nodes)
-        if knows_everything(game, player.known):
-            status, spent, codes = search(game, player.known, budget, table_bits)
-            nodes += spent
-            if status != STATUS_WON:
-                return ending(game, referee, status, nodes)
-            player.make(codes)
-            break
-        if len(codes) == 1:  # no choice (about half of Windmill's reveals: the turn is the only move)
-            player.make(codes)
-            continue
-        plan, spent = choose(game, player.known, rng, samples, per_sample, table_bits)
-        nodes += spent
-        player.make(plan if plan is not None else fallback_line(game, player.known))
-    return referee.record("stuck", nodes)
-
-
-def ending(game: Game, referee: Referee, status: int, nodes: int) -> PlayRecord:
-    """The record when the outright search of a fully known position does not win:
-    ``lost`` if it proved the loss, else ``unknown``."""
-    if status == STATUS_LOST:
-        return referee.record("exhausted", nodes)
-    reason = "memory" if status == STATUS_MEMORY else "budget"
-    return PlayRecord(UNKNOWN, reason, referee.moves, game.cards_home(referee.state), nodes)
 

@@ -8,11 +8,12 @@ from simlab.engine.game import Game, State
 from simlab.params import Param
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
+from simlab.policies.fair_rounds import play_fair
+from simlab.policies.fair_stock import play_sampled
 from simlab.policies.record import PlayRecord
 from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, SolverError, solve
-from simlab.solver.fair import play_fair
 from simlab.solver.replay import replay
-from simlab.solver.sampling import hides_only_a_stock, play_sampled
+from simlab.solver.sampling import hides_only_a_stock
 
 
 @register_policy
@@ -30,7 +31,7 @@ class SolverPolicy(Policy):
     parameters = {
         "mode": Param(str, "thoughtful", "thoughtful: knows the deal's future shuffles (an upper bound); "
                       "fair: never looks at them, plays each round out against shuffles of its own "
-                      "(a lower bound; simlab.solver.fair; a face-down stock: simlab.solver.sampling)",
+                      "(a lower bound; simlab.policies.fair_rounds; a face-down stock: simlab.policies.fair_stock)",
                       choices=("thoughtful", "fair")),
         "samples": Param(int, 16, "fair mode: shuffle sequences of its own each candidate redeal is played "
                          "out against (a stock: orders of the unseen cards solved per decision)", low=1, high=10000),
