@@ -10,7 +10,8 @@ other move is made unchanged. This stays legal as long as each card of ``H`` can
 go home at the moment the old line puts it on ``c``. Piles in the new line hold
 the same cards minus those of ``H``, so tops, empty rows and free cells are the
 same or better, and the new line wins whenever the old one does. Each rule below
-only states why the cards of ``H`` can always go home.
+only states why the cards of ``H`` can always go home. Which rule a game gets
+(``AUTOPLAY_*``) is derived from its pile specs by ``simlab.solver.plan.automatic_plays``.
 """
 
 from __future__ import annotations

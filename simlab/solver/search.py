@@ -8,7 +8,9 @@ toward the cards the foundations need next, the same with a seeded jitter, or
 shuffled (best-first search uses a fourth, the kernel's plain order). A search
 can be paused and resumed (``begin_depth_first``, ``resume_depth_first``). The
 budget counts distinct positions (nodes), never seconds, so a verdict is
-reproducible.
+reproducible. The choices made per game (which automatic plays, which loss
+proof, whether every move is undone from a snapshot) come from the game's
+search plan (``simlab.solver.plan``), held in the search's counters.
 
 Pruning (each keeps the search complete; arguments in ``ordered_moves``):
 1. a lone card never moves into an empty row (the result equals the position);
