@@ -130,17 +130,6 @@ def castle_lost(rules, state, scratch):
     for pile in range(piles):
         if kernel.height(rules, state, pile) == 0:
             return False  # every card has somewhere to go: this pile
-    return cards_stuck(rules, state, scratch, piles, False) > 0
-
-
-@allocation_free
-def cards_stuck(rules, state, scratch, piles, same_suit):
-    """The relaxation's fixed point over piles ``0 .. piles - 1``: how many of
-    their cards are not in the smallest set closed under its rules (module
-    docstring), found by repeating them until nothing changes. ``same_suit``
-    chooses the rules (``same_suit_destination``, else ``has_destination``);
-    without it the computation stops with 0 as soon as a pile can be emptied,
-    which is somewhere for every card to go."""
     for index in range(scratch.shape[0]):
         scratch[index] = 0
     pile_of = scratch[:52]  # the pile each card is in; -1: home
@@ -148,35 +137,28 @@ def cards_stuck(rules, state, scratch, piles, same_suit):
     can_leave = scratch[104:156]  # 1 once the card is known to be able to leave
     staying = scratch[156:]  # per pile: cards not (yet) known to be able to leave
     pile_of[:] = -1
-    stuck = 0
     for pile in range(piles):
         staying[pile] = kernel.height(rules, state, pile)
-        stuck += staying[pile]
         for index in range(staying[pile]):
             card = kernel.card_at(rules, state, pile, index)
             pile_of[card] = pile
             place[card] = index
     changed = True
-    while changed and stuck > 0:
+    while changed:
         changed = False
         for pile in range(piles):
             for index in range(kernel.height(rules, state, pile) - 1, -1, -1):
                 card = kernel.card_at(rules, state, pile, index)
                 if can_leave[card] == 1:
                     continue
-                if same_suit:
-                    leaves = same_suit_destination(rules, state, card, pile, pile_of, place, can_leave, staying)
-                else:
-                    leaves = has_destination(rules, state, card, pile, pile_of, place, can_leave)
-                if not leaves:
+                if not has_destination(rules, state, card, pile, pile_of, place, can_leave):
                     break  # nor can any card below it leave, this round
                 can_leave[card] = 1
                 staying[pile] -= 1
-                stuck -= 1
-                if staying[pile] == 0 and not same_suit:
-                    return 0
+                if staying[pile] == 0:
+                    return False  # a pile that can be emptied is somewhere for every card to go
                 changed = True
-    return stuck
+    return True  # no pile can be emptied: the bottom card of each stays
 
 
 @allocation_free
@@ -226,7 +208,37 @@ def uncoverable(rules, state, pile, index, can_leave):
 def same_suit_lost(rules, state, scratch):
     """The relaxation for fans building down in suit (module docstring): True
     when some card of a fan can never leave it."""
-    return cards_stuck(rules, state, scratch, rules[FIRST_CELL], True) > 0
+    piles = rules[FIRST_CELL]
+    for index in range(scratch.shape[0]):
+        scratch[index] = 0
+    pile_of = scratch[:52]
+    place = scratch[52:104]
+    can_leave = scratch[104:156]
+    staying = scratch[156:]
+    pile_of[:] = -1
+    stuck = 0  # cards not (yet) known to be able to leave
+    for pile in range(piles):
+        staying[pile] = kernel.height(rules, state, pile)
+        stuck += staying[pile]
+        for index in range(staying[pile]):
+            card = kernel.card_at(rules, state, pile, index)
+            pile_of[card] = pile
+            place[card] = index
+    changed = True
+    while changed and stuck > 0:
+        changed = False
+        for pile in range(piles):
+            for index in range(kernel.height(rules, state, pile) - 1, -1, -1):
+                card = kernel.card_at(rules, state, pile, index)
+                if can_leave[card] == 1:
+                    continue
+                if not same_suit_destination(rules, state, card, pile, pile_of, place, can_leave, staying):
+                    break  # nor can any card below it leave, this round
+                can_leave[card] = 1
+                staying[pile] -= 1
+                stuck -= 1
+                changed = True
+    return stuck > 0
 
 
 @allocation_free
