@@ -45,7 +45,8 @@ from simlab import make_game
 from simlab.boards import fcs_board
 from simlab.engine.game import Game, State
 from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, solve
-from simlab.solver.portfolio import RESTART_STRATEGIES, restart
+from simlab.solver.plan import RESTART_STRATEGIES, plan_for
+from simlab.solver.portfolio import restart
 from simlab.solver.replay import replays_to_win
 
 # game -> (most unresolved share, most mean CPU-s per deal, most median CPU-s per
@@ -182,7 +183,7 @@ def warm_up(game: Game, budget: int = 100_000, tries: int = 50) -> None:
     deal 4, won by the first shuffled depth-first restart)."""
     start = game.initial_state(1)
     for run in range(1, len(RESTART_STRATEGIES) + 2):  # run 1 is the plain best-first search
-        restart(game, start.array, start.chance, run, 1000, DEFAULT_TABLE_BITS)
+        restart(game, plan_for(game), start.array, start.chance, run, 1000, DEFAULT_TABLE_BITS)
     for deal in range(1, tries + 1):
         if solve(game, deal, budget=budget).verdict == "won":
             return

@@ -20,6 +20,7 @@ from simlab import make_game
 from simlab.engine.game import State
 from simlab.engine.layout import FIRST_CELL, FIRST_FOUNDATION, FIRST_RESERVE
 from simlab.solver.deadlock import provably_lost
+from simlab.solver.plan import plan_for
 
 CASTLE_GAMES = ["beleaguered_castle", "streets_and_alleys", "citadel", "siegecraft", "stronghold"]
 
@@ -108,20 +109,20 @@ def test_called_lost_only_when_lost_and_never_on_a_winning_line(game_name):
     called_lost = winning_lines = 0
     for state in positions:
         verdict, line = reference_search(game, state, limit=20_000)
-        if provably_lost(game.rules, state.array):
+        if provably_lost(game.rules, state.array, plan_for(game).relaxation):
             called_lost += 1
             assert verdict in ("lost", "limit"), game.piles(state)
         if verdict == "won":
             winning_lines += 1
             for array in line:
-                assert not provably_lost(game.rules, array), game.piles(State(array))
+                assert not provably_lost(game.rules, array, plan_for(game).relaxation), game.piles(State(array))
     assert called_lost >= 1 and winning_lines >= 10, (called_lost, winning_lines)
 
 
 @pytest.mark.parametrize("game_name", CASTLE_GAMES)
 def test_same_answers_as_the_second_implementation(game_name):
     game, positions = drawn_positions(game_name, seed=5, count=100)
-    answers = [provably_lost(game.rules, state.array) for state in positions]
+    answers = [provably_lost(game.rules, state.array, plan_for(game).relaxation) for state in positions]
     assert answers == [relaxation_says_lost(game, state.array) for state in positions]
     assert 0 < sum(answers) < len(answers)
 
@@ -129,7 +130,8 @@ def test_same_answers_as_the_second_implementation(game_name):
 @pytest.mark.parametrize("game_name", ["fortress", "chessboard"])
 def test_games_it_is_not_argued_for_are_never_called_lost(game_name):
     game = make_game(game_name)
-    assert not any(provably_lost(game.rules, game.initial_state(deal).array) for deal in range(1, 200))
+    relaxation = plan_for(game).relaxation
+    assert not any(provably_lost(game.rules, game.initial_state(deal).array, relaxation) for deal in range(1, 200))
 
 
 # Deals 1-100 that fc-solve proves lost ("I could not solve this game" from
@@ -150,7 +152,8 @@ def test_real_deals_called_lost_at_the_start_are_lost_for_fc_solve(game_name):
     proven losses, and they are a fair share of them (13 of 28, 22 of 44 and 7 of
     13 when this was written)."""
     game = make_game(game_name)
-    called = [deal for deal in range(1, 101) if provably_lost(game.rules, game.initial_state(deal).array)]
+    relaxation = plan_for(game).relaxation
+    called = [deal for deal in range(1, 101) if provably_lost(game.rules, game.initial_state(deal).array, relaxation)]
     assert set(called) <= set(FC_SOLVE_LOST[game_name])
     assert len(called) >= len(FC_SOLVE_LOST[game_name]) // 3
 
@@ -182,4 +185,4 @@ def test_a_variant_without_a_rule_would_prune_a_win(piles, wrong_variant):
     assert reference_search(game, state, limit=40_000)[0] == "won"
     assert relaxation_says_lost(game, state.array, **wrong_variant)
     assert not relaxation_says_lost(game, state.array)
-    assert not provably_lost(game.rules, state.array)
+    assert not provably_lost(game.rules, state.array, plan_for(game).relaxation)

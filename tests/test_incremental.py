@@ -15,6 +15,7 @@ from simlab.engine import kernel
 from simlab.engine.game import NO_CHANCE
 from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_move_tracked
 from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, MOVE_CARD, N_CARDS, N_PILES
+from simlab.solver.plan import plan_for
 
 GAME_NAMES = GAMES.names()
 
@@ -106,6 +107,7 @@ def test_a_quiet_move_is_looked_up_by_the_hash_it_will_have(game_name):
 
     game = make_game(game_name)
     rules = game.rules
+    autoplay = plan_for(game).autoplay
     log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)
     scratch = np.empty(1024, dtype=np.int32)
     checked = {True: 0, False: 0}
@@ -113,7 +115,7 @@ def test_a_quiet_move_is_looked_up_by_the_hash_it_will_have(game_name):
         array = game.initial_state(deal).array.copy()
         generator = np.random.default_rng(deal)
         for _ in range(60):
-            play_safe_moves(rules, array, log, 0)
+            play_safe_moves(rules, array, log, 0, autoplay)
             key, pile_hashes, _ = fresh_tracking(game, array.copy())
             count = kernel.legal_moves(rules, array, scratch)
             if count == 0:
@@ -122,13 +124,13 @@ def test_a_quiet_move_is_looked_up_by_the_hash_it_will_have(game_name):
                 if kernel.move_kind(move) != MOVE_CARD:
                     continue  # a redeal or a draw: the search makes it from a snapshot, never as quiet
                 if move % MOVE_BASE >= rules[FIRST_FOUNDATION] or move // MOVE_BASE >= rules[FIRST_FOUNDATION]:
-                    assert not quiet(rules, array, move)
+                    assert not quiet(rules, array, move, autoplay)
                     continue
-                is_quiet = quiet(rules, array, move)
+                is_quiet = quiet(rules, array, move, autoplay)
                 predicted = hash_after(rules, array, move, kernel.ZOBRIST, pile_hashes, key)
                 child = array.copy()
                 kernel.apply_move(rules, child, move)
-                assert (next_safe_play(rules, child) < 0) == is_quiet
+                assert (next_safe_play(rules, child, autoplay) < 0) == is_quiet
                 if is_quiet:
                     assert predicted == kernel.position_hash(rules, child, kernel.ZOBRIST)
                 checked[is_quiet] += 1
@@ -170,10 +172,12 @@ def test_the_table_grows_as_the_search_needs_up_to_its_cap():
     game = make_game("beleaguered_castle")
     start = game.initial_state(631).array
     grown_run = depth_first_search(
-        game.rules, start.copy(), NO_CHANCE, kernel.ZOBRIST, 2_000_000, 22, ORDER_GUIDED, 0
+        game.rules, plan_for(game).array, start.copy(), NO_CHANCE, kernel.ZOBRIST, 2_000_000, 22, ORDER_GUIDED, 0
     )
     assert grown_run[0] == STATUS_LOST and grown_run[1] > 4 * search.FIRST_TABLE_ENTRIES
-    capped = depth_first_search(game.rules, start.copy(), NO_CHANCE, kernel.ZOBRIST, 2_000_000, 18, ORDER_GUIDED, 0)
+    capped = depth_first_search(
+        game.rules, plan_for(game).array, start.copy(), NO_CHANCE, kernel.ZOBRIST, 2_000_000, 18, ORDER_GUIDED, 0
+    )
     assert capped[0] == search.STATUS_MEMORY, "a table capped at 2**18 slots cannot hold the proof"
 
 
@@ -197,8 +201,9 @@ def test_a_search_run_in_slices_equals_one_run_straight_through(game_name, deal,
     game = make_game(game_name)
     start = game.initial_state(deal).array
     budget = 400_000
-    straight = depth_first_search(game.rules, start.copy(), NO_CHANCE, kernel.ZOBRIST, budget, 22, order, 5)
-    search = begin_depth_first(game.rules, start.copy(), NO_CHANCE, kernel.ZOBRIST, budget, 22, order, 5)
+    plan = plan_for(game).array
+    straight = depth_first_search(game.rules, plan, start.copy(), NO_CHANCE, kernel.ZOBRIST, budget, 22, order, 5)
+    search = begin_depth_first(game.rules, plan, start.copy(), NO_CHANCE, kernel.ZOBRIST, budget, 22, order, 5)
     limit, pauses = 0, 0
     while True:
         limit = min(budget, limit + 7919)

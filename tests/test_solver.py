@@ -24,6 +24,7 @@ from simlab.engine import kernel
 from simlab.games import GAMES
 from simlab.solver import solve
 from simlab.solver.autoplay import next_safe_play
+from simlab.solver.plan import plan_for
 from simlab.solver.replay import replays_to_win
 
 CASTLE_GAMES = ["beleaguered_castle", "streets_and_alleys", "siegecraft"]
@@ -336,7 +337,7 @@ def test_down_any_suit_rule_does_not_play_a_needed_card_home(game_name, piles):
     assert reference_verdict(game, state, autoplay=castle_rule, limit=30_000) != "lost"
     assert reference_verdict(game, state, autoplay=lowest_plus(2), limit=30_000) != "lost"
     # the solver's own rule makes no automatic play here: 4C must wait
-    assert next_safe_play(game.rules, state.array.copy()) == -1
+    assert next_safe_play(game.rules, state.array.copy(), plan_for(game).autoplay) == -1
     result = solved(game, state)
     assert result.verdict == "won"
     assert [tuple(m) for m in result.moves].index(("row0", "row1")) < [
@@ -364,7 +365,7 @@ def test_chessboard_does_not_play_the_first_card_of_a_suit_home():
     # the solver's safe plays take JC (clubs have started) but never AS
     array = state.array.copy()
     plays = []
-    while (move := next_safe_play(game.rules, array)) >= 0:
+    while (move := next_safe_play(game.rules, array, plan_for(game).autoplay)) >= 0:
         plays.append(tuple(game.move_from_code(move)))
         kernel.apply_move(game.rules, array, move)
     assert ("row9", "foundation0") in plays and all(d != "foundation1" for _, d in plays)
@@ -377,7 +378,8 @@ def test_fortress_plays_every_fitting_card_home():
     state = game.state_from_piles({"row0": "KC", "row1": "QC", "foundation0": full("C", "J"),
                                    "foundation1": full("S"), "foundation2": full("H"),
                                    "foundation3": full("D")})
-    assert next_safe_play(game.rules, state.array.copy()) == game.move_code(("row1", "foundation0"))
+    autoplay = plan_for(game).autoplay
+    assert next_safe_play(game.rules, state.array.copy(), autoplay) == game.move_code(("row1", "foundation0"))
 
 
 # ----- verdicts pinned on real deals ---------------------------------------------------------

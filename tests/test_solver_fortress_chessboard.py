@@ -16,6 +16,7 @@ import pytest
 from simlab import make_game, solve
 from simlab.engine import kernel
 from simlab.engine.game import NO_CHANCE
+from simlab.solver.plan import plan_for
 from simlab.solver.replay import replays_to_win
 from simlab.solver.search import ORDER_GUIDED, STATUS_LOST, STATUS_WON, depth_first_search
 
@@ -43,7 +44,8 @@ def test_depth_first_and_best_first_agree(name: str) -> None:
     for deal in range(1, 11):
         best_first = solve(game, deal, budget=200_000)
         status, nodes, _ = depth_first_search(
-            game.rules, game.initial_state(deal).array.copy(), NO_CHANCE, kernel.ZOBRIST, 2_000_000, 22, ORDER_GUIDED, 0
+            game.rules, plan_for(game).array, game.initial_state(deal).array.copy(), NO_CHANCE, kernel.ZOBRIST,
+            2_000_000, 22, ORDER_GUIDED, 0,
         )
         depth_first = {STATUS_WON: "won", STATUS_LOST: "lost"}.get(status, "unknown")
         assert best_first.verdict == depth_first, (name, deal)

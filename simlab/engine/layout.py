@@ -97,11 +97,6 @@ VISIBLE_ALL = 0
 VISIBLE_TOP = 1  # squared: only the top card (Castle of Indolence's reserves)
 VISIBLE_NONE = 2  # face down (a stock)
 
-# Which foundation plays the solver may make automatically (see simlab.solver.autoplay).
-AUTOPLAY_NONE = 0
-AUTOPLAY_DOWN_ANY_SUIT = 1
-AUTOPLAY_SAME_SUIT = 2
-
 # Counters in the state, by index from ``offset_counters``.
 COUNTER_REDEALS = 0  # gather-shuffle-deal redeals left
 COUNTER_RECYCLES = 1  # passes of the waste back to the stock left
@@ -129,24 +124,23 @@ STATE_SIZE = 14
 FIRST_CELL = 15
 FIRST_RESERVE = 16
 FIRST_FOUNDATION = 17
-AUTOPLAY = 18
-STOCK_PILE = 19  # -1 when the game has no stock
-WASTE_PILE = 20  # -1 when the game has no waste
-OFFSET_COUNTERS = 21
-COUNTER_SLOTS = 22  # counters in the state: 0, COUNTER_BORROWED or N_COUNTERS (``Layout.counter_slots``)
-HAS_HIDDEN = 23  # some pile shows a player less than all its cards
-HAS_SPECIAL = 24  # moves other than one top card, or automatic refills: undo needs a record
-REDEAL_GROUP = 25  # a redeal deals rows of this many cards (La Belle Lucie: 3)
-FIRST_STOCK = 26  # first pile after the reserves: the stock and waste, if any, then foundations
-ROWS_ALIKE = 27  # every row has the same spec: the kernels read row 0's once
-SOURCE_LIMIT = 28  # piles below this index may give cards (all but foundations, unless one gives)
-ROWS_ORDERED = 29  # 1 when a redeal gathers the rows in order: then their order is part of a position
-TRANSFER_RULE = 30  # ``TRANSFER_*``
-CENTRE_PILE = 31  # the pile ``TRANSFER_RULE`` protects, or -1
-RECYCLES_AT_START = 32  # passes of the waste a deal starts with (``P_EARLY_LIMIT`` holds until one is taken)
-SUITS_MATTER = 33  # 0 when no rule reads a card's suit or deck (Windmill): the solver then hashes ranks only
-RANKS_MIRRORED = 34  # 1 in a game that is another with every rank r read as 14 - r (reversed Windmill)
-PILE_TABLE = 35
+STOCK_PILE = 18  # -1 when the game has no stock
+WASTE_PILE = 19  # -1 when the game has no waste
+OFFSET_COUNTERS = 20
+COUNTER_SLOTS = 21  # counters in the state: 0, COUNTER_BORROWED or N_COUNTERS (``Layout.counter_slots``)
+HAS_HIDDEN = 22  # some pile shows a player less than all its cards
+HAS_SPECIAL = 23  # moves other than one top card, or automatic refills: undo needs a record
+REDEAL_GROUP = 24  # a redeal deals rows of this many cards (La Belle Lucie: 3)
+FIRST_STOCK = 25  # first pile after the reserves: the stock and waste, if any, then foundations
+ROWS_ALIKE = 26  # every row has the same spec: the kernels read row 0's once
+SOURCE_LIMIT = 27  # piles below this index may give cards (all but foundations, unless one gives)
+ROWS_ORDERED = 28  # 1 when a redeal gathers the rows in order: then their order is part of a position
+TRANSFER_RULE = 29  # ``TRANSFER_*``
+CENTRE_PILE = 30  # the pile ``TRANSFER_RULE`` protects, or -1
+RECYCLES_AT_START = 31  # passes of the waste a deal starts with (``P_EARLY_LIMIT`` holds until one is taken)
+SUITS_MATTER = 32  # 0 when no rule reads a card's suit or deck (Windmill): the solver then hashes ranks only
+RANKS_MIRRORED = 33  # 1 in a game that is another with every rank r read as 14 - r (reversed Windmill)
+PILE_TABLE = 34
 HEADER_LENGTH = PILE_TABLE
 
 # Fields of one pile's row in the pile table.
@@ -258,7 +252,6 @@ class Layout:
         redeal_group: cards per row after a redeal.
         recycles: passes of the waste back to the stock.
         draws: cards a player may pull from under a row's top once no redeal is left.
-        autoplay: which safe foundation plays the solver may make (``AUTOPLAY_*``).
         transfer_rule: ``TRANSFER_*``: when a foundation's card may go onto ``centre``.
         centre: the name of the pile ``transfer_rule`` protects ("" for none).
         suits_matter: False when every rule reads ranks only (every pile builds
@@ -288,7 +281,6 @@ class Layout:
     redeal_group: int = 3
     recycles: int = 0
     draws: int = 0
-    autoplay: int = AUTOPLAY_NONE
     transfer_rule: int = TRANSFER_ANY
     centre: str = ""
     suits_matter: bool = True
@@ -393,7 +385,6 @@ class Layout:
         rules[FIRST_FOUNDATION] = piles - self.foundations
         rules[STOCK_PILE] = first_stock if self.stock else -1
         rules[WASTE_PILE] = first_stock + 1 if self.stock else -1
-        rules[AUTOPLAY] = self.autoplay
         rules[HAS_HIDDEN] = int(any(spec.visible != VISIBLE_ALL for spec in specs))
         rules[HAS_SPECIAL] = int(self.has_counters or any(spec.fill in (FILL_REFILL, FILL_ON_TURN) for spec in specs))
         rules[REDEAL_GROUP] = self.redeal_group

@@ -48,12 +48,15 @@ from simlab.engine.layout import (
     OFFSET_COUNTERS,
     OFFSET_HEIGHTS,
     P_FILL,
+    P_IDENTITY,
     P_LIMIT,
     P_REFILL_FROM,
     P_VISIBLE,
+    P_WRAP,
     REDEAL_GROUP,
     STATE_SIZE,
     STOCK_PILE,
+    SUITS_MATTER,
     TRANSFER_NOT_TWICE,
     TRANSFER_RULE,
     VISIBLE_ALL,
@@ -269,3 +272,20 @@ def observe(rules, state, out):
         hidden = kernel.height(rules, state, pile) - (0 if visible == VISIBLE_NONE else 1)
         for index in range(hidden):
             out[pile * capacity + index] = HIDDEN
+
+
+@allocation_free
+def swaps_alike(rules, source, destination):
+    """Whether a card move from ``source`` to ``destination`` goes between two
+    alike foundations and only swaps them, in a game whose rules read ranks
+    only (``SUITS_MATTER`` 0: Windmill's king piles); the solver's search and
+    the built-in policies skip such moves. Argument: alike piles build from
+    the same base in the same direction, so their ranks are fixed by their
+    heights; without wrap the top of a pile of h cards goes only onto an
+    alike pile of h - 1, and the two then hold h - 1 and h cards
+    of the same ranks as before: the same position up to the order of alike
+    piles, which the position hash ignores."""
+    return (
+        rules[SUITS_MATTER] == 0 and source >= rules[FIRST_FOUNDATION] and kernel.spec(rules, source, P_WRAP) == 0
+        and kernel.spec(rules, source, P_IDENTITY) == kernel.spec(rules, destination, P_IDENTITY)
+    )

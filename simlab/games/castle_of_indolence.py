@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from simlab.deals import deal_partial_round, deal_rounds, shuffled_talon
 from simlab.engine.game import Game
-from simlab.engine.layout import AUTOPLAY_DOWN_ANY_SUIT, FOUNDATION_ANY_SUIT, VISIBLE_TOP, Layout
+from simlab.engine.layout import FOUNDATION_ANY_SUIT, VISIBLE_TOP, Layout
 from simlab.games.castle_dealing import name_rows
 from simlab.games.catalog import register_game
 
@@ -36,7 +36,6 @@ class CastleOfIndolence(Game):
             max_dealt=7,
             reserve_size=13,
             reserve_visible=VISIBLE_TOP,
-            autoplay=AUTOPLAY_DOWN_ANY_SUIT,
         )
 
     def deal_piles(self, deal_number: int) -> dict[str, list[int]]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from simlab.engine.game import Game
 from simlab.engine.layout import (
-    AUTOPLAY_SAME_SUIT,
     BUILD_UP_OR_DOWN_SAME_SUIT,
     FOUNDATION_CHOSEN_BASE,
     Layout,
@@ -46,7 +45,6 @@ class Chessboard(Game):
             wrap=self.params["tableau_wrap"],
             foundation_mode=FOUNDATION_CHOSEN_BASE,
             foundation_wrap=True,
-            autoplay=AUTOPLAY_SAME_SUIT,
         )
 
     def deal_piles(self, deal_number: int) -> dict[str, list[int]]:

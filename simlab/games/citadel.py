@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from simlab.deals import shuffled_talon
 from simlab.engine.game import Game
-from simlab.engine.layout import AUTOPLAY_DOWN_ANY_SUIT, Layout
+from simlab.engine.layout import Layout
 from simlab.games.castle_dealing import aces_to_top, is_ace
 from simlab.games.catalog import register_game
 from simlab.params import Param
@@ -37,7 +37,7 @@ class Citadel(Game):
     }
 
     def layout(self) -> Layout:
-        return Layout(rows=8, max_dealt=7, autoplay=AUTOPLAY_DOWN_ANY_SUIT)
+        return Layout(rows=8, max_dealt=7)
 
     def deal_piles(self, deal_number: int) -> dict[str, list[int]]:
         talon = shuffled_talon(deal_number)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from simlab.deals import shuffled_talon
 from simlab.engine.layout import (
-    AUTOPLAY_SAME_SUIT,
     BUILD_DOWN_SAME_SUIT,
     DIR_UP,
     KIND_CELL,
@@ -43,7 +42,7 @@ def fan_layout(fans: int, empty_fill: int, redeals: int = 0, draws: int = 0,
     go back onto a fan (the fans then accept cards from foundations), except
     the ace when ``aces_stay`` (Trefoil's aces, dealt to the foundations)."""
     layout = Layout(rows=fans, build=BUILD_DOWN_SAME_SUIT, empty_fill=empty_fill, max_dealt=FAN_SIZE,
-                    redeals=redeals, draws=draws, redeal_group=FAN_SIZE, autoplay=AUTOPLAY_SAME_SUIT)
+                    redeals=redeals, draws=draws, redeal_group=FAN_SIZE)
     if not foundation_return:
         return layout
     sources = (KIND_ROW, KIND_CELL, KIND_RESERVE, KIND_WASTE)

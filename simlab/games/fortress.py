@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from simlab.deals import deal_partial_round, deal_rounds, shuffled_talon
 from simlab.engine.game import Game
-from simlab.engine.layout import AUTOPLAY_SAME_SUIT, BUILD_UP_OR_DOWN_SAME_SUIT, Layout
+from simlab.engine.layout import BUILD_UP_OR_DOWN_SAME_SUIT, Layout
 from simlab.games.castle_dealing import name_rows
 from simlab.games.catalog import register_game
 
@@ -35,7 +35,6 @@ class Fortress(Game):
             rows=10,
             max_dealt=6,
             build=BUILD_UP_OR_DOWN_SAME_SUIT,
-            autoplay=AUTOPLAY_SAME_SUIT,
         )
 
     def deal_piles(self, deal_number: int) -> dict[str, list[int]]:

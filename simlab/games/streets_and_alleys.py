@@ -7,7 +7,7 @@ and empty foundations.
 from __future__ import annotations
 
 from simlab.engine.game import Game
-from simlab.engine.layout import AUTOPLAY_DOWN_ANY_SUIT, Layout
+from simlab.engine.layout import Layout
 from simlab.games.castle_dealing import streets_and_alleys_deal
 from simlab.games.catalog import register_game
 
@@ -19,7 +19,7 @@ class StreetsAndAlleys(Game):
     pysol_id = 146
 
     def layout(self) -> Layout:
-        return Layout(rows=8, max_dealt=7, autoplay=AUTOPLAY_DOWN_ANY_SUIT)
+        return Layout(rows=8, max_dealt=7)
 
     def deal_piles(self, deal_number: int) -> dict[str, list[int]]:
         return streets_and_alleys_deal(deal_number)

@@ -29,9 +29,7 @@ from simlab.engine.layout import (
     MOVE_CARD,
     MOVE_DRAW,
     MOVE_REDEAL,
-    P_IDENTITY,
     SOURCE_LIMIT,
-    SUITS_MATTER,
 )
 from simlab.policies.record import LOST, WON, PlayRecord
 
@@ -151,15 +149,6 @@ def lets_a_card_home(rules, view, move, scratch):
 
 
 @njit(cache=True)
-def swaps_alike_piles(rules, move):
-    """A transfer between two alike foundations in a game whose rules read
-    ranks only: it only swaps the two piles (``simlab.solver.search.swaps_alike``)."""
-    source, destination = move // MOVE_BASE, move % MOVE_BASE
-    return rules[SUITS_MATTER] == 0 and kernel.spec(rules, source, P_IDENTITY) == kernel.spec(
-        rules, destination, P_IDENTITY)
-
-
-@njit(cache=True)
 def drop_idle_transfers(rules, view, legal, cards, count):
     """Remove from ``legal[:count]`` (card moves first, ``cards`` of them) the
     transfers between foundations that let no new card go home (and those
@@ -176,7 +165,8 @@ def drop_idle_transfers(rules, view, legal, cards, count):
         if is_transfer(rules, move):
             if scratch.shape[0] == 0:
                 scratch = np.empty(2 * legal.shape[0], dtype=np.int32)
-            if swaps_alike_piles(rules, move) or not lets_a_card_home(rules, view, move, scratch):
+            swaps = moves.swaps_alike(rules, move // MOVE_BASE, move % MOVE_BASE)
+            if swaps or not lets_a_card_home(rules, view, move, scratch):
                 continue
         legal[kept] = move
         kept += 1

@@ -10,9 +10,8 @@ from __future__ import annotations
 import time
 
 from simlab.engine.game import Game, State
-from simlab.engine.layout import AUTOPLAY_NONE
-from simlab.engine.moves import card_moves_irreversible
 from simlab.errors import SimlabError
+from simlab.solver.plan import SearchPlan, plan_for
 from simlab.solver.portfolio import portfolio_search
 from simlab.solver.replay import replays_to_win
 from simlab.solver.result import SolveResult
@@ -38,7 +37,8 @@ def solve(
     budget: int = DEFAULT_BUDGET,
     table_bits: int = DEFAULT_TABLE_BITS,
 ) -> SolveResult:
-    """Solve a deal (by number) or any position of ``game``, seeing every card
+    """Solve a deal (by number) or any position of ``game`` as its search plan
+    says (``simlab.solver.plan``), seeing every card
     and every shuffle to come (in a game with hidden cards or redeals the
     verdict is ``thoughtful``: an upper bound on a player who cannot see them).
 
@@ -49,13 +49,11 @@ def solve(
         table_bits: the transposition table holds ``2**table_bits`` positions
             (8 bytes each); when it is 75% full the verdict is ``unknown``.
     """
-    if game.table.autoplay != AUTOPLAY_NONE and card_moves_irreversible(game.rules):
-        raise SolverError(f"{game.name}: the solver's automatic plays home make no refills and keep no "
-                          "counters: a game whose card moves do must have autoplay off")
-    information = "thoughtful" if game.has_hidden_cards or game.has_chance else "open"
+    plan = plan_for(game)
+    information = plan.information
     start = game.initial_state(deal) if isinstance(deal, int) else deal
     clock = time.process_time()
-    status, nodes, codes = portfolio_search(game, start.array, start.chance, budget, table_bits)
+    status, nodes, codes = portfolio_search(game, plan, start.array, start.chance, budget, table_bits)
     seconds = time.process_time() - clock
     if status == STATUS_WON:
         moves = [game.move_from_code(int(code)) for code in codes]
@@ -68,4 +66,4 @@ def solve(
     return SolveResult("unknown", reason, int(nodes), seconds, information=information)
 
 
-__all__ = ["DEFAULT_BUDGET", "SolveResult", "SolverError", "solve"]
+__all__ = ["DEFAULT_BUDGET", "SearchPlan", "SolveResult", "SolverError", "plan_for", "solve"]

@@ -10,7 +10,8 @@ other move is made unchanged. This stays legal as long as each card of ``H`` can
 go home at the moment the old line puts it on ``c``. Piles in the new line hold
 the same cards minus those of ``H``, so tops, empty rows and free cells are the
 same or better, and the new line wins whenever the old one does. Each rule below
-only states why the cards of ``H`` can always go home.
+only states why the cards of ``H`` can always go home. Which rule a game gets
+(``AUTOPLAY_*``) is derived from its pile specs by ``simlab.solver.plan.automatic_plays``.
 """
 
 from __future__ import annotations
@@ -18,9 +19,6 @@ from __future__ import annotations
 from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
-    AUTOPLAY,
-    AUTOPLAY_DOWN_ANY_SUIT,
-    AUTOPLAY_SAME_SUIT,
     COUNTER_REDEALS,
     COUNTER_SLOTS,
     FIRST_FOUNDATION,
@@ -29,6 +27,12 @@ from simlab.engine.layout import (
     MOVE_BASE,
     N_PILES,
 )
+
+# Which foundation plays are made automatically (``simlab.solver.plan.automatic_plays``
+# derives the kind from a game's pile specs).
+AUTOPLAY_NONE = 0
+AUTOPLAY_DOWN_ANY_SUIT = 1  # ``safe_down_any_suit``
+AUTOPLAY_SAME_SUIT = 2  # ``safe_same_suit``
 
 
 @allocation_free
@@ -86,19 +90,19 @@ def shuffles_ahead(rules, state):
 
 
 @allocation_free
-def is_safe(rules, state, card):
-    """Whether playing ``card`` home (already known to be legal) is safe in this game."""
-    return not shuffles_ahead(rules, state) and safe_within_round(rules, state, card)
+def is_safe(rules, state, card, autoplay):
+    """Whether playing ``card`` home (already known to be legal) is safe under
+    the rule ``autoplay`` (``AUTOPLAY_*``, the game's search plan's)."""
+    return not shuffles_ahead(rules, state) and safe_within_round(rules, state, card, autoplay)
 
 
 @allocation_free
-def safe_within_round(rules, state, card):
+def safe_within_round(rules, state, card, autoplay):
     """``is_safe`` for a search that ends at the next redeal (``simlab.solver.rounds``):
-    the rule of the game's kind, whatever shuffles lie ahead."""
-    kind = rules[AUTOPLAY]
-    if kind == AUTOPLAY_DOWN_ANY_SUIT:
+    the rule ``autoplay``, whatever shuffles lie ahead."""
+    if autoplay == AUTOPLAY_DOWN_ANY_SUIT:
         return safe_down_any_suit(rules, state, card)
-    if kind == AUTOPLAY_SAME_SUIT:
+    if autoplay == AUTOPLAY_SAME_SUIT:
         return safe_same_suit(rules, state, card)
     return False
 
@@ -113,28 +117,28 @@ def lowest_foundation(rules, state):
 
 
 @allocation_free
-def safe_foundation(rules, state, card):
+def safe_foundation(rules, state, card, autoplay):
     """The foundation that ``card`` (were it a top card) would be played onto
-    automatically, or -1."""
+    automatically under the rule ``autoplay``, or -1."""
     for foundation in range(rules[FIRST_FOUNDATION], rules[N_PILES]):
         if kernel.foundation_accepts(rules, state, foundation, card):
-            return foundation if is_safe(rules, state, card) else -1
+            return foundation if is_safe(rules, state, card, autoplay) else -1
     return -1
 
 
 @allocation_free
-def next_safe_play(rules, state):
-    """A safe foundation play available now, or -1."""
+def next_safe_play(rules, state, autoplay):
+    """A safe foundation play available now under the rule ``autoplay``, or -1."""
     # Building down regardless of suit: only ranks up to the lowest foundation's
     # height can be safe; checking that first skips most cards cheaply.
     if shuffles_ahead(rules, state):
         return -1
-    highest_safe_rank = lowest_foundation(rules, state) if rules[AUTOPLAY] == AUTOPLAY_DOWN_ANY_SUIT else 12
+    highest_safe_rank = lowest_foundation(rules, state) if autoplay == AUTOPLAY_DOWN_ANY_SUIT else 12
     for source in range(rules[FIRST_FOUNDATION]):
         card = kernel.top_card(rules, state, source)
         if card < 0 or card % 13 > highest_safe_rank:
             continue
-        foundation = safe_foundation(rules, state, card)
+        foundation = safe_foundation(rules, state, card, autoplay)
         if foundation >= 0:
             return source * MOVE_BASE + foundation
     return -1

@@ -37,6 +37,7 @@ from simlab.engine.packed import pack, packed_size, unpack
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using
 from simlab.solver.evaluation import WEIGHT_BURIAL, WEIGHT_EMPTY_ROW, WEIGHT_HOME, WEIGHT_PLACED, promise
+from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION
 from simlab.solver.search import (
     FIRST_TABLE_ENTRIES,
     FRACTION_SCALE,
@@ -159,27 +160,29 @@ def grown_tree(tree, nodes):
 
 
 @njit(cache=True)
-def best_first_search(rules, state, zobrist, budget, table_bits, weights, noise_seed):
-    """Search from ``state`` (left unchanged). Returns (status, nodes, moves)
-    like ``simlab.solver.search.depth_first_search``. A non-zero ``noise_seed``
-    adds a reproducible jitter to each position's promise (for restarts)."""
+def best_first_search(rules, plan, state, zobrist, budget, table_bits, weights, noise_seed):
+    """Search from ``state`` (left unchanged) following the search plan ``plan``
+    (``SearchPlan.array``). Returns (status, nodes, moves) like
+    ``simlab.solver.search.depth_first_search``. A non-zero ``noise_seed`` adds
+    a reproducible jitter to each position's promise (for restarts)."""
+    autoplay = plan[PLAN_AUTOPLAY]
     root = state.copy()
     auto_log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)
-    play_safe_moves(rules, root, auto_log, 0)
+    play_safe_moves(rules, root, auto_log, 0, autoplay)
     if kernel.is_won(rules, root):
-        return STATUS_WON, np.int64(1), line_to(rules, state, np.empty(0, dtype=np.int32), 0)
-    if provably_lost(rules, root):
+        return STATUS_WON, np.int64(1), line_to(rules, state, np.empty(0, dtype=np.int32), 0, autoplay)
+    if provably_lost(rules, root, plan[PLAN_RELAXATION]):
         return STATUS_LOST, np.int64(1), np.empty(0, dtype=np.int32)
     for weight in weights:
         if weight < 0:
             raise ValueError("promise weights must not be negative")
     status, nodes, tree, node, move = expand_best_first(
-        rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log
+        rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log, autoplay, plan[PLAN_RELAXATION]
     )
     if status != STATUS_WON:
         return status, nodes, np.empty(0, dtype=np.int32)
     path = path_to(tree.parent, tree.via, node, move)
-    return status, nodes, line_to(rules, state, path, len(path))
+    return status, nodes, line_to(rules, state, path, len(path), autoplay)
 
 
 @njit(cache=True)
@@ -202,9 +205,10 @@ def start_tree(rules, root, zobrist, budget, table_bits, weights):
 
 
 @njit(cache=True)
-def expand_best_first(rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log):
+def expand_best_first(rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log, autoplay, relaxation):
     """The search of ``best_first_search`` from ``root`` (after its automatic
-    plays, neither won nor proved lost): expand the most promising position
+    plays, neither won nor proved lost; ``autoplay`` and ``relaxation``: the
+    search plan's): expand the most promising position
     until one move wins, none is left, or the budget or the table runs out.
 
     Returns:
@@ -234,7 +238,7 @@ def expand_best_first(rules, root, zobrist, budget, table_bits, weights, noise_s
                 return STATUS_BUDGET, nodes, tree, np.int64(-1), np.int64(-1)
             move = moves[i]
             rearranges = False  # set for a quiet move that only rearranges: the relaxation is skipped after it
-            if quiet(rules, work, move):  # look the hash up before making the move
+            if quiet(rules, work, move, autoplay):  # look the hash up before making the move
                 key = hash_after(rules, work, move, zobrist, pile_hashes, node_key)
                 if not add(table, key):
                     continue
@@ -243,7 +247,7 @@ def expand_best_first(rules, root, zobrist, budget, table_bits, weights, noise_s
                 autos = 0
             else:
                 outcome, key, autos = try_move_and_plays(
-                    rules, work, move, zobrist, pile_hashes, card_piles, node_key, table, auto_log, 0
+                    rules, work, move, zobrist, pile_hashes, card_piles, node_key, table, auto_log, 0, autoplay
                 )
                 if outcome == MOVE_SEEN:
                     continue
@@ -260,7 +264,7 @@ def expand_best_first(rules, root, zobrist, budget, table_bits, weights, noise_s
             tree.via[nodes] = move
             tree.last_moved_to[nodes] = moved_to(move, autos, False)
             # a dead end is counted but never expanded, so neither stored nor queued
-            if rearranges or not provably_lost_using(rules, work, workspace.relaxation):
+            if rearranges or not provably_lost_using(rules, work, workspace.relaxation, relaxation):
                 pack(rules, work, tree.pool[nodes])
                 priority = promise(rules, work, weights) + promise_noise(noise_seed, key)
                 top = queue_push(heads, tree.next_in_bucket, top, bucket_of(priority, low_bucket), nodes)
@@ -289,19 +293,20 @@ def path_to(parent, via, node, last_move):
 
 
 @njit(cache=True)
-def line_to(rules, start, path, length):
-    """The full line from ``start``: the safe plays, then each move of ``path``
-    followed by the safe plays it triggers (recomputed, as the search made them)."""
+def line_to(rules, start, path, length, autoplay):
+    """The full line from ``start``: the safe plays (rule ``autoplay``), then each
+    move of ``path`` followed by the safe plays it triggers (recomputed, as the
+    search made them)."""
     state = start.copy()
     log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)
     line = np.empty(length + rules[N_CARDS] + 1, dtype=np.int32)
-    written = play_safe_moves(rules, state, log, 0)
+    written = play_safe_moves(rules, state, log, 0, autoplay)
     line[:written] = log[:written]
     for k in range(length):
         kernel.apply_move(rules, state, path[k])
         line[written] = path[k]
         written += 1
-        autos = play_safe_moves(rules, state, log, 0)
+        autos = play_safe_moves(rules, state, log, 0, autoplay)
         line[written: written + autos] = log[:autos]
         written += autos
     return line[:written]

@@ -1,28 +1,36 @@
-"""``simlab solve GAME N [--param k=v] [--budget NODES] [--json]``."""
+"""``simlab solve GAME N [--param k=v] [--budget NODES] [--json]`` and ``simlab solve GAME --explain``."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
+from simlab.errors import SimlabError
 from simlab.games import make_game
 from simlab.params import parse_cli_params
-from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, solve
+from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, plan_for, solve
 
 
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("solve", help="solve one deal (won / lost / unknown)")
     parser.add_argument("game")
-    parser.add_argument("deal", type=int)
+    parser.add_argument("deal", type=int, nargs="?", help="deal number (not with --explain)")
     parser.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="node budget")
     parser.add_argument("--table-bits", type=int, default=DEFAULT_TABLE_BITS)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--explain", action="store_true",
+                        help="print the game's search plan, one choice a line with its reason, and solve nothing")
     parser.set_defaults(func=run_solve)
 
 
 def run_solve(args: argparse.Namespace) -> int:
     game = make_game(args.game, **parse_cli_params(args.param))
+    if args.explain:
+        print("\n".join(plan_for(game).explain()))
+        return 0
+    if args.deal is None:
+        raise SimlabError("give a deal number, or --explain")
     result = solve(game, args.deal, budget=args.budget, table_bits=args.table_bits)
     if args.json:
         print(json.dumps(result.to_json()))

@@ -52,57 +52,31 @@ from numba import njit
 from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
-    BUILD,
-    BUILD_DOWN_ANY_SUIT,
-    BUILD_DOWN_SAME_SUIT,
     COUNTER_DRAWS,
     COUNTER_REDEALS,
     COUNTER_SLOTS,
     EMPTY_FILL,
-    FILL_ANY,
     FILL_KINGS,
-    FILL_NONE,
     FIRST_CELL,
     FIRST_FOUNDATION,
     FIRST_RESERVE,
-    FOUNDATION_BY_SUIT,
-    FOUNDATION_MODE,
-    FOUNDATION_WRAP,
     MOVE_BASE,
-    N_CARDS,
-    N_RESERVES,
     OFFSET_BASE,
-    STOCK_PILE,
-    WRAP,
 )
 
-
-@allocation_free
-def relaxation_applies(rules):
-    """Whether the game's rules are those the relaxation is argued for."""
-    return (
-        rules[BUILD] == BUILD_DOWN_ANY_SUIT and rules[WRAP] == 0 and rules[EMPTY_FILL] == FILL_ANY
-        and rules[FOUNDATION_MODE] == FOUNDATION_BY_SUIT and rules[FOUNDATION_WRAP] == 0
-        and rules[N_CARDS] == 52 and rules[N_RESERVES] == 0
-    )
+# Which relaxation a search consults (``simlab.solver.plan.loss_relaxation`` chooses).
+RELAXATION_NONE = 0
+RELAXATION_CASTLE = 1  # ``castle_lost``: building down regardless of suit
+RELAXATION_SAME_SUIT = 2  # ``same_suit_lost``, while no redeal or draw is ahead
 
 
 @allocation_free
-def same_suit_applies(rules, state):
-    """Whether ``same_suit_lost`` is argued for this game and position: fans
-    down in suit, no wrap, kings or nothing in a space, foundations by suit
-    from the ace, one deck, no cells or reserves, and no redeal or draw ahead
-    (they would bring new places for every card)."""
-    if rules[COUNTER_SLOTS] > 0:
-        if kernel.counter(rules, state, COUNTER_REDEALS) > 0 or kernel.counter(rules, state, COUNTER_DRAWS) > 0:
-            return False
-    return (
-        rules[BUILD] == BUILD_DOWN_SAME_SUIT and rules[WRAP] == 0
-        and (rules[EMPTY_FILL] == FILL_KINGS or rules[EMPTY_FILL] == FILL_NONE)
-        and rules[FOUNDATION_MODE] == FOUNDATION_BY_SUIT and rules[FOUNDATION_WRAP] == 0
-        and rules[N_CARDS] == 52 and rules[FIRST_RESERVE] == rules[FIRST_CELL] and rules[N_RESERVES] == 0
-        and rules[STOCK_PILE] < 0
-    )
+def new_places_ahead(rules, state):
+    """Whether a redeal or a draw is still to come: they would bring new places
+    for every card, so ``same_suit_lost`` is argued only once none is."""
+    if rules[COUNTER_SLOTS] == 0:
+        return False
+    return kernel.counter(rules, state, COUNTER_REDEALS) > 0 or kernel.counter(rules, state, COUNTER_DRAWS) > 0
 
 
 @allocation_free
@@ -124,10 +98,11 @@ def only_rearranges(rules, state, move):
 
 
 @njit(cache=True)
-def provably_lost(rules, state):
-    """True when the relaxation (module docstring) shows the position cannot be
-    won; False when it cannot tell, or for games it is not argued for."""
-    return provably_lost_using(rules, state, relaxation_scratch(rules))
+def provably_lost(rules, state, relaxation):
+    """True when the relaxation ``relaxation`` (``RELAXATION_*``, the game's
+    search plan's; module docstring) shows the position cannot be won; False
+    when it cannot tell, or for ``RELAXATION_NONE``."""
+    return provably_lost_using(rules, state, relaxation_scratch(rules), relaxation)
 
 
 @njit(cache=True)
@@ -137,11 +112,18 @@ def relaxation_scratch(rules):
 
 
 @allocation_free
-def provably_lost_using(rules, state, scratch):
+def provably_lost_using(rules, state, scratch, relaxation):
     """``provably_lost`` working in ``scratch`` (from ``relaxation_scratch``), so
     that the search's inner loop creates no array."""
-    if not relaxation_applies(rules):
-        return same_suit_applies(rules, state) and same_suit_lost(rules, state, scratch)
+    if relaxation == RELAXATION_SAME_SUIT:
+        return not new_places_ahead(rules, state) and same_suit_lost(rules, state, scratch)
+    return relaxation == RELAXATION_CASTLE and castle_lost(rules, state, scratch)
+
+
+@allocation_free
+def castle_lost(rules, state, scratch):
+    """The relaxation for building down regardless of suit (module docstring):
+    True when no pile can be emptied."""
     if state[rules[OFFSET_BASE]] != 0:
         return False
     piles = rules[FIRST_RESERVE]  # rows, then cells
@@ -184,15 +166,9 @@ def has_destination(rules, state, card, pile, pile_of, place, can_leave):
     """Whether ``card`` (every card above it can leave) has somewhere to go, as
     far as the cards known so far to be able to leave tell."""
     # (no pile is empty or known to be emptiable: ``provably_lost`` stops at the first)
-    suit = card // 13
-    rank = card % 13
-    home = True
-    for lower in range(kernel.height(rules, state, rules[FIRST_FOUNDATION] + suit), rank):
-        if can_leave[suit * 13 + lower] == 0:
-            home = False
-            break
-    if home:
+    if can_go_home(rules, state, card, can_leave):
         return True
+    rank = card % 13
     if rank == 12:
         return False
     for target_suit in range(4):
@@ -207,6 +183,16 @@ def has_destination(rules, state, card, pile, pile_of, place, can_leave):
         if uncoverable(rules, state, target_pile, place[target], can_leave):
             return True
     return False
+
+
+@allocation_free
+def can_go_home(rules, state, card, can_leave):
+    """Whether every lower card of ``card``'s suit is home or can leave."""
+    suit = card // 13
+    for lower in range(kernel.height(rules, state, rules[FIRST_FOUNDATION] + suit), card % 13):
+        if can_leave[suit * 13 + lower] == 0:
+            return False
+    return True
 
 
 @allocation_free
@@ -260,15 +246,9 @@ def same_suit_destination(rules, state, card, pile, pile_of, place, can_leave, s
     """``has_destination`` for fans building down in suit: home, the next
     higher card of its suit, or (a king, where spaces take kings) a pile other
     than its own that is empty or can be emptied."""
-    suit = card // 13
-    rank = card % 13
-    home = True
-    for lower in range(kernel.height(rules, state, rules[FIRST_FOUNDATION] + suit), rank):
-        if can_leave[suit * 13 + lower] == 0:
-            home = False
-            break
-    if home:
+    if can_go_home(rules, state, card, can_leave):
         return True
+    rank = card % 13
     if rank == 12:
         if rules[EMPTY_FILL] != FILL_KINGS:
             return False

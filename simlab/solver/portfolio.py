@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.engine import kernel
 from simlab.engine.game import Game
-from simlab.engine.layout import HAS_SPECIAL
 from simlab.solver.best_first import best_first_search
+from simlab.solver.plan import SearchPlan
 from simlab.solver.search import (
     ORDER_GUIDED,
     ORDER_JITTERED,
@@ -62,33 +61,25 @@ def luby(index: int) -> int:
     return luby(index - (1 << (k - 1)) + 1)
 
 
-# The restarts take turns over these strategies (see ``restart``). Measured at
-# 3M nodes on deals 1-1000 (unresolved Beleaguered Castle / Streets and
-# Alleys): best-first with jittered guided depth-first 11 / 27, best-first with
-# shuffled depth-first 7 / 20, shuffled depth-first alone 8 / 21.
-RESTART_STRATEGIES = ("best_first", "shuffled_depth_first")
-# Best-first search plays card moves only; a game with other moves (a redeal, a
-# draw, a stock) alternates the two seeded depth-first orders instead.
-SPECIAL_RESTART_STRATEGIES = ("jittered_depth_first", "shuffled_depth_first")
-
-
 DEPTH_FIRST_ORDERS = {"shuffled_depth_first": ORDER_SHUFFLED, "jittered_depth_first": ORDER_JITTERED}
 
 
-def restart(game: Game, start: np.ndarray, chance: np.ndarray, run: int, budget: int, table_bits: int) -> tuple:
+def restart(
+    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, run: int, budget: int, table_bits: int
+) -> tuple:
     """Restart number ``run`` (from 1), seeded by its number, with the strategy of
-    ``RESTART_STRATEGIES`` whose turn it is: ``best_first`` (run 1 without
-    jitter), or depth-first search in a ``shuffled`` move order or in the guided
-    order with a ``jittered`` tie-break."""
-    strategies = SPECIAL_RESTART_STRATEGIES if game.rules[HAS_SPECIAL] else RESTART_STRATEGIES
+    the plan's ``restart_strategies`` whose turn it is: ``best_first`` (run 1
+    without jitter), or depth-first search in a ``shuffled`` move order or in
+    the guided order with a ``jittered`` tie-break."""
+    strategies = plan.restart_strategies
     strategy = strategies[(run - 1) % len(strategies)]
     if strategy == "best_first":
         return best_first_search(
-            game.rules, start.copy(), kernel.search_zobrist(game.rules), budget, table_bits, PROMISE_WEIGHTS,
+            game.rules, plan.array, start.copy(), plan.zobrist, budget, table_bits, PROMISE_WEIGHTS,
             0 if run == 1 else run,
         )
     return depth_first_search(
-        game.rules, start.copy(), chance, kernel.search_zobrist(game.rules), budget, table_bits,
+        game.rules, plan.array, start.copy(), chance, plan.zobrist, budget, table_bits,
         DEPTH_FIRST_ORDERS[strategy], run,
     )
 
@@ -103,18 +94,19 @@ def long_slice_end(long_done: int, long_budget: int, share: int) -> int:
 
 
 def portfolio_search(
-    game: Game, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int
+    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int
 ) -> tuple[int, int, np.ndarray]:
     """Alternate restarts and slices of one long depth-first search until one
-    decides or ``budget`` positions are spent (``chance``: the deal's chance
-    tape, which fixes every redeal's shuffle).
+    decides or ``budget`` positions are spent, as the game's search plan
+    ``plan`` says (``chance``: the deal's chance tape, which fixes every
+    redeal's shuffle).
 
     Returns:
         (status, nodes, moves) as ``depth_first_search``; nodes add up every run.
     """
     long_budget = max(1, int(budget * LONG_SHARE))
     long_run = begin_depth_first(
-        game.rules, start.copy(), chance, kernel.search_zobrist(game.rules), long_budget, table_bits, ORDER_GUIDED, 0
+        game.rules, plan.array, start.copy(), chance, plan.zobrist, long_budget, table_bits, ORDER_GUIDED, 0
     )
     long_done = 0  # positions the long search has seen
     restarts_spent = 0
@@ -124,14 +116,14 @@ def portfolio_search(
         run += 1
         share = min(RESTART_UNIT * luby(run), max(0, budget - long_budget - restarts_spent))
         if share > 0:
-            status, nodes, moves = restart(game, start, chance, run, share, table_bits)
+            status, nodes, moves = restart(game, plan, start, chance, run, share, table_bits)
             restarts_spent += int(nodes)
             if status in (STATUS_WON, STATUS_LOST):
                 return status, restarts_spent + long_done, moves
             out_of_memory = out_of_memory or status == STATUS_MEMORY
         limit = long_slice_end(long_done, long_budget, share)
         status, moves, long_run = resume_depth_first(
-            game.rules, kernel.search_zobrist(game.rules), ORDER_GUIDED, 0, long_run, limit
+            game.rules, plan.zobrist, ORDER_GUIDED, 0, long_run, limit
         )
         long_done = positions_searched(long_run)
         if status in (STATUS_WON, STATUS_LOST):

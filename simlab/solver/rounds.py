@@ -25,6 +25,7 @@ from simlab.engine import kernel, moves, position_set
 from simlab.engine.game import MAX_LEGAL_MOVES
 from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, MOVE_REDEAL, N_CARDS, N_PILES, STATE_SIZE
 from simlab.solver.autoplay import safe_within_round
+from simlab.solver.plan import plan_for
 
 ROUND_BRANCHING = MAX_LEGAL_MOVES  # room for every move the kernel may list
 ROUND_DEPTH = 1024  # the longest line searched (a round of La Belle Lucie takes under 100 moves)
@@ -62,8 +63,9 @@ def round_moves(rules, state, out):
 
 
 @njit(cache=True)
-def play_home(rules, state, line, length):
-    """Make every safe play home (``autoplay.safe_within_round``: playing a card
+def play_home(rules, state, line, length, autoplay):
+    """Make every safe play home (``autoplay.safe_within_round`` with the rule
+    ``autoplay``, the search plan's: playing a card
     home never lowers the most cards the round can send home, by the argument
     of ``simlab.solver.autoplay``), appending them to ``line``; the new length."""
     found = True
@@ -75,7 +77,7 @@ def play_home(rules, state, line, length):
                 continue
             for foundation in range(rules[FIRST_FOUNDATION], rules[N_PILES]):
                 if kernel.foundation_accepts(rules, state, foundation, card):
-                    if safe_within_round(rules, state, card):
+                    if safe_within_round(rules, state, card, autoplay):
                         move = source * MOVE_BASE + foundation
                         kernel.apply_move(rules, state, move)
                         line[length] = move
@@ -96,8 +98,9 @@ def hides_a_top(rules, state):
 
 
 @njit(cache=True)
-def most_home(rules, state, chance, zobrist, budget):
-    """Search the round from ``state`` (left as it was).
+def most_home(rules, state, chance, zobrist, budget, autoplay):
+    """Search the round from ``state`` (left as it was); ``autoplay`` is the
+    search plan's rule of automatic plays.
 
     Each move is followed by the safe plays home; the position before it is
     saved per depth and put back when the search backs up.
@@ -120,7 +123,7 @@ def most_home(rules, state, chance, zobrist, budget):
     best_line = np.empty_like(line)
     scratch = np.empty_like(state)
     table = position_set.new_position_set(min(budget, 1 << 16), TABLE_BITS)
-    ends[0] = play_home(rules, state, line, 0)
+    ends[0] = play_home(rules, state, line, 0, autoplay)
     best_length = ends[0]
     best_line[:best_length] = line[:best_length]
     best = kernel.foundation_cards(rules, state)
@@ -154,7 +157,7 @@ def most_home(rules, state, chance, zobrist, budget):
         saved[depth] = state
         moves.play(rules, state, move, chance, scratch)
         line[ends[depth]] = move
-        ends[depth + 1] = play_home(rules, state, line, ends[depth] + 1)
+        ends[depth + 1] = play_home(rules, state, line, ends[depth] + 1, autoplay)
         if not position_set.add(table, kernel.position_hash(rules, state, zobrist)):
             state[:] = saved[depth]
             continue
@@ -223,7 +226,8 @@ def best_round(game, array: np.ndarray, chance: np.ndarray, budget: int = DEFAUL
     """The first line from ``array`` (a position of ``game``) that sends the
     most cards home without a redeal. ``chance`` is only read by a redeal, so a
     round's search never uses it; it is passed for the move functions' sake."""
-    line, home, exhausted, nodes, _, _, _ = most_home(game.rules, array, chance, kernel.ZOBRIST, budget)
+    autoplay = plan_for(game).autoplay
+    line, home, exhausted, nodes, _, _, _ = most_home(game.rules, array, chance, kernel.ZOBRIST, budget, autoplay)
     return RoundPlan(line, int(home), bool(exhausted), int(nodes))
 
 
@@ -231,7 +235,9 @@ def reachable_homes(game, array: np.ndarray, budget: int = DEFAULT_ROUND_BUDGET)
     """Every set of cards home the round from ``array`` can reach with every safe
     card played home at once (as ``homes_key``), each with the first line the
     search found to it; and the positions searched."""
-    _, _, _, nodes, homes, starts, lines = most_home(game.rules, array, np.zeros(1), kernel.ZOBRIST, budget)
+    _, _, _, nodes, homes, starts, lines = most_home(
+        game.rules, array, np.zeros(1), kernel.ZOBRIST, budget, plan_for(game).autoplay
+    )
     return {int(key): lines[starts[i]: starts[i + 1]] for i, key in enumerate(homes.tolist())}, int(nodes)
 
 

@@ -46,6 +46,7 @@ from simlab.engine.layout import (
 )
 from simlab.engine.moves import HIDDEN
 from simlab.solver import SolverError
+from simlab.solver.plan import plan_for
 from simlab.solver.portfolio import portfolio_search
 from simlab.solver.search import STATUS_WON
 
@@ -183,7 +184,7 @@ class Group:
 
 def search(game: Game, array: np.ndarray, budget: int, table_bits: int) -> tuple[int, int, list[int]]:
     """The thoughtful search (``simlab.solver.solve``'s) of a full position: (status, positions, line)."""
-    status, nodes, codes = portfolio_search(game, array, NO_CHANCE, budget, table_bits)
+    status, nodes, codes = portfolio_search(game, plan_for(game), array, NO_CHANCE, budget, table_bits)
     return int(status), int(nodes), [int(code) for code in codes]
 
 

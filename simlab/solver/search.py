@@ -8,7 +8,9 @@ toward the cards the foundations need next, the same with a seeded jitter, or
 shuffled (best-first search uses a fourth, the kernel's plain order). A search
 can be paused and resumed (``begin_depth_first``, ``resume_depth_first``). The
 budget counts distinct positions (nodes), never seconds, so a verdict is
-reproducible.
+reproducible. The choices made per game (which automatic plays, which loss
+proof, whether every move is undone from a snapshot) come from the game's
+search plan (``simlab.solver.plan``), held in the search's counters.
 
 Pruning (each keeps the search complete; arguments in ``ordered_moves``):
 1. a lone card never moves into an empty row (the result equals the position);
@@ -52,14 +54,13 @@ from simlab.engine.layout import (
     N_CARDS,
     N_PILES,
     P_IDENTITY,
-    P_WRAP,
     STATE_SIZE,
-    SUITS_MATTER,
 )
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
 from simlab.solver.autoplay import next_safe_play, safe_foundation, shuffles_ahead
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import next_rank
+from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, PLAN_SNAPSHOTS
 
 STATUS_WON = 0
 STATUS_LOST = 1
@@ -79,27 +80,28 @@ def grow(array, needed):
 
 
 @allocation_free
-def play_safe_moves(rules, state, log, log_length):
-    """Make every safe automatic play; append them to ``log``; return the new length."""
-    move = next_safe_play(rules, state)
+def play_safe_moves(rules, state, log, log_length, autoplay):
+    """Make every safe automatic play (rule ``autoplay``, ``simlab.solver.autoplay``);
+    append them to ``log``; return the new length."""
+    move = next_safe_play(rules, state, autoplay)
     while move >= 0:
         kernel.apply_move(rules, state, move)
         log[log_length] = move
         log_length += 1
-        move = next_safe_play(rules, state)
+        move = next_safe_play(rules, state, autoplay)
     return log_length
 
 
 @allocation_free
-def play_safe_moves_tracked(rules, state, log, log_length, zobrist, pile_hashes, card_piles, key):
+def play_safe_moves_tracked(rules, state, log, log_length, zobrist, pile_hashes, card_piles, key, autoplay):
     """``play_safe_moves`` keeping the tracked facts and the position hash ``key``
     up to date (``simlab.engine.incremental``); return (new log length, new key)."""
-    move = next_safe_play(rules, state)
+    move = next_safe_play(rules, state, autoplay)
     while move >= 0:
         key = apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, key)
         log[log_length] = move
         log_length += 1
-        move = next_safe_play(rules, state)
+        move = next_safe_play(rules, state, autoplay)
     return log_length, key
 
 
@@ -111,16 +113,16 @@ def undo_moves_tracked(rules, state, log, start, end, zobrist, pile_hashes, card
 
 
 @allocation_free
-def quiet(rules, state, move):
+def quiet(rules, state, move, autoplay):
     """Whether ``move`` goes to a row or cell and uncovers no card that would be
-    played home automatically: then no automatic play follows it (the position
+    played home automatically (rule ``autoplay``): then no automatic play follows it (the position
     before it had none left, the foundations do not change, and the uncovered
     card is the only new top that could go home), and it cannot win."""
     source = move // MOVE_BASE
     if move % MOVE_BASE >= rules[FIRST_FOUNDATION] or source >= rules[FIRST_FOUNDATION]:
         return False  # a card back from a foundation would go home again at once
     height = kernel.height(rules, state, source)
-    return height < 2 or safe_foundation(rules, state, kernel.card_at(rules, state, source, height - 2)) < 0
+    return height < 2 or safe_foundation(rules, state, kernel.card_at(rules, state, source, height - 2), autoplay) < 0
 
 
 # What ``try_move_and_plays`` led to.
@@ -130,9 +132,9 @@ MOVE_WINS = 2  # the move and its plays won (they stay made; the position is not
 
 
 @allocation_free
-def try_move_and_plays(rules, state, move, zobrist, pile_hashes, card_piles, key, table, log, log_length):
+def try_move_and_plays(rules, state, move, zobrist, pile_hashes, card_piles, key, table, log, log_length, autoplay):
     """Make ``move``, one that is not ``quiet``, from ``state`` (whose hash is
-    ``key``), then the automatic plays after it (appended to ``log`` from
+    ``key``), then the automatic plays (rule ``autoplay``) after it (appended to ``log`` from
     ``log_length``), and add the position reached to ``table``.
 
     (A quiet move is looked up by the hash it will give before it is made; the
@@ -144,7 +146,7 @@ def try_move_and_plays(rules, state, move, zobrist, pile_hashes, card_piles, key
     """
     new_key = apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, key)
     new_length, new_key = play_safe_moves_tracked(
-        rules, state, log, log_length, zobrist, pile_hashes, card_piles, new_key
+        rules, state, log, log_length, zobrist, pile_hashes, card_piles, new_key, autoplay
     )
     if kernel.is_won(rules, state):
         return MOVE_WINS, new_key, new_length
@@ -298,7 +300,7 @@ def worth_searching(rules, state, move, last_moved_to, first_empty_row, first_em
     if source == last_moved_to:
         return False
     if destination >= rules[FIRST_FOUNDATION]:
-        if not first_of_alike_empties(rules, state, destination) or swaps_alike(rules, source, destination):
+        if not first_of_alike_empties(rules, state, destination) or moves.swaps_alike(rules, source, destination):
             return False
     elif source >= rules[FIRST_FOUNDATION]:
         return foundation_card_may_return(rules, state)
@@ -326,21 +328,6 @@ def first_of_alike_empties(rules, state, foundation):
         if kernel.spec(rules, pile, P_IDENTITY) == identity and kernel.height(rules, state, pile) == 0:
             return False
     return True
-
-
-@allocation_free
-def swaps_alike(rules, source, destination):
-    """Whether a move between two alike foundations only swaps them, in a game
-    whose rules read ranks only (``SUITS_MATTER`` 0: Windmill's king piles).
-    Argument: alike piles build from the same base in the same direction, so
-    their ranks are fixed by their heights; without wrap the top of a pile of h cards goes
-    only onto an alike pile of h - 1, and the two then hold h - 1 and h cards
-    of the same ranks as before: the same position up to the order of alike
-    piles, which the position hash ignores."""
-    return (
-        rules[SUITS_MATTER] == 0 and source >= rules[FIRST_FOUNDATION] and kernel.spec(rules, source, P_WRAP) == 0
-        and kernel.spec(rules, source, P_IDENTITY) == kernel.spec(rules, destination, P_IDENTITY)
-    )
 
 
 @allocation_free
@@ -435,8 +422,10 @@ ROOT_AUTOS = 3  # automatic plays made at the start
 MAX_ENTRIES = 4  # positions the table takes before it must grow
 TABLE_BITS = 5  # the table may grow to 2**TABLE_BITS slots
 SNAPSHOTS = 6  # snapshots in use along the current line
-REFILLS = 7  # 1 if a card move may do more than move it (``moves.card_moves_irreversible``): every move snapshots
-N_COUNTERS = 8
+SNAPSHOT_EVERY_MOVE = 7  # the search plan's ``PLAN_SNAPSHOTS``: every move is undone from a snapshot
+AUTOPLAY_RULE = 8  # the search plan's ``PLAN_AUTOPLAY``
+RELAXATION = 9  # the search plan's ``PLAN_RELAXATION``
+N_COUNTERS = 10
 # A search starts with a table for this many positions (2**17 slots of 8 bytes,
 # 1 MiB, fewer for a smaller budget or table_bits) and grows it as it needs.
 FIRST_TABLE_ENTRIES = 1 << 16
@@ -476,13 +465,16 @@ class DepthFirstSearch(NamedTuple):
 
 
 @njit(cache=True)
-def new_depth_first(rules, state, chance, budget, table_bits):
-    """An empty ``DepthFirstSearch`` on ``state`` (``begin_depth_first`` starts it)."""
+def new_depth_first(rules, plan, state, chance, budget, table_bits):
+    """An empty ``DepthFirstSearch`` on ``state`` (``begin_depth_first`` starts it)
+    following the search plan ``plan`` (``SearchPlan.array``)."""
     table = new_position_set(min(budget, FIRST_TABLE_ENTRIES), table_bits)
     counters = np.zeros(N_COUNTERS, dtype=np.int64)
     counters[TABLE_BITS] = table_bits
     counters[MAX_ENTRIES] = capacity(table)
-    counters[REFILLS] = moves.card_moves_irreversible(rules)
+    counters[SNAPSHOT_EVERY_MOVE] = plan[PLAN_SNAPSHOTS]
+    counters[AUTOPLAY_RULE] = plan[PLAN_AUTOPLAY]
+    counters[RELAXATION] = plan[PLAN_RELAXATION]
     return DepthFirstSearch(
         state=state,
         table=table,
@@ -504,21 +496,22 @@ def new_depth_first(rules, state, chance, budget, table_bits):
 
 
 @njit(cache=True)
-def begin_depth_first(rules, state, chance, zobrist, budget, table_bits, order, seed):
+def begin_depth_first(rules, plan, state, chance, zobrist, budget, table_bits, order, seed):
     """A depth-first search from ``state``, ready for ``resume_depth_first``.
 
-    ``state`` becomes the search's own; ``chance`` is the deal's chance tape.
+    ``plan`` is the game's search plan (``SearchPlan.array``); ``state`` becomes
+    the search's own; ``chance`` is the deal's chance tape.
     The transposition table starts small and grows to at most
     ``2**table_bits`` slots, or as many as ``budget`` positions need.
     """
-    search = new_depth_first(rules, state, chance, budget, table_bits)
+    search = new_depth_first(rules, plan, state, chance, budget, table_bits)
     counters = search.counters
-    counters[ROOT_AUTOS] = play_safe_moves(rules, state, search.auto_log, 0)
+    counters[ROOT_AUTOS] = play_safe_moves(rules, state, search.auto_log, 0, plan[PLAN_AUTOPLAY])
     counters[LOG_LENGTH] = counters[ROOT_AUTOS]
     search.keys[0] = start_tracking(rules, state, zobrist, search.pile_hashes, search.card_piles)
     add(search.table, search.keys[0])
     counters[NODES] = 1
-    if not kernel.is_won(rules, state) and not provably_lost(rules, state):
+    if not kernel.is_won(rules, state) and not provably_lost(rules, state, plan[PLAN_RELAXATION]):
         search.count[0] = ordered_moves(
             rules, state, -1, new_workspace(rules), search.arena, 0, order, seed, search.keys[0], search.card_piles
         )
@@ -616,6 +609,7 @@ def depth_first_steps(rules, zobrist, order, seed, node_limit, search, work):
     counts are kept in the search's arrays between calls.
     """
     counters, state = search.counters, search.state
+    autoplay = counters[AUTOPLAY_RULE]
     nodes = counters[NODES]
     depth = counters[DEPTH]
     log_length = counters[LOG_LENGTH]
@@ -638,7 +632,7 @@ def depth_first_steps(rules, zobrist, order, seed, node_limit, search, work):
             outcome, key, new_length = try_snapshot_move(rules, zobrist, search, move, log_length)
             if outcome == MOVE_SEEN:
                 continue
-        elif quiet(rules, state, move):
+        elif quiet(rules, state, move, autoplay):
             # most moves tried lead to positions seen before: look the hash up
             # first and make the move only for a new position
             key = hash_after(rules, state, move, zobrist, search.pile_hashes, search.keys[depth])
@@ -650,7 +644,7 @@ def depth_first_steps(rules, zobrist, order, seed, node_limit, search, work):
         else:
             outcome, key, new_length = try_move_and_plays(
                 rules, state, move, zobrist, search.pile_hashes, search.card_piles, search.keys[depth],
-                search.table, search.auto_log, log_length,
+                search.table, search.auto_log, log_length, autoplay,
             )
             if outcome == MOVE_SEEN:
                 continue
@@ -695,7 +689,7 @@ def back_up(rules, zobrist, search, depth, log_length):
 @allocation_free
 def takes_snapshot(search, move):
     """Whether ``move`` is made by saving the position first (not its own inverse)."""
-    return kernel.move_kind(move) != MOVE_CARD or search.counters[REFILLS] == 1
+    return kernel.move_kind(move) != MOVE_CARD or search.counters[SNAPSHOT_EVERY_MOVE] == 1
 
 
 @allocation_free
@@ -720,7 +714,8 @@ def try_snapshot_move(rules, zobrist, search, move, log_length):
     moves.play_any(rules, state, move, search.chance, search.scratch)
     key = start_tracking(rules, state, zobrist, search.pile_hashes, search.card_piles)
     new_length, key = play_safe_moves_tracked(
-        rules, state, search.auto_log, log_length, zobrist, search.pile_hashes, search.card_piles, key
+        rules, state, search.auto_log, log_length, zobrist, search.pile_hashes, search.card_piles, key,
+        search.counters[AUTOPLAY_RULE],
     )
     if kernel.is_won(rules, state):
         return MOVE_WINS, key, new_length
@@ -739,7 +734,7 @@ def go_deeper(rules, order, seed, search, work, depth, key, last_moved_to, rearr
     search.keys[depth] = key
     search.first[depth] = start
     search.tried[depth] = 0
-    if not rearranges and provably_lost_using(rules, search.state, work.relaxation):
+    if not rearranges and provably_lost_using(rules, search.state, work.relaxation, search.counters[RELAXATION]):
         search.count[depth] = 0
     else:
         search.count[depth] = ordered_moves(
@@ -753,18 +748,18 @@ def positions_searched(search: DepthFirstSearch) -> int:
 
 
 @njit(cache=True)
-def depth_first_search(rules, state, chance, zobrist, budget, table_bits, order, seed):
+def depth_first_search(rules, plan, state, chance, zobrist, budget, table_bits, order, seed):
     """Search from ``state`` (modified in place and restored only on failure)
     until it decides or has searched ``budget`` distinct positions.
 
-    ``chance`` is the deal's chance tape; ``order`` (``ORDER_*``) and ``seed``
-    choose the move order.
+    ``plan`` is the game's search plan (``SearchPlan.array``); ``chance`` the
+    deal's chance tape; ``order`` (``ORDER_*``) and ``seed`` choose the move order.
 
     Returns:
         (status, nodes, moves): ``STATUS_*``; distinct positions searched; on a
         win every move from the start, automatic plays included, else empty.
     """
-    search = begin_depth_first(rules, state, chance, zobrist, budget, table_bits, order, seed)
+    search = begin_depth_first(rules, plan, state, chance, zobrist, budget, table_bits, order, seed)
     status, line, search = resume_depth_first(rules, zobrist, order, seed, search, budget)
     return status, search.counters[NODES], line
 

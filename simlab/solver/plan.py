@@ -1,0 +1,273 @@
+"""One search plan per game: every choice the solver's searches make for a game, in one place.
+
+``plan_for(game)`` derives a ``SearchPlan`` from the game's pile specs and rules
+header once; ``simlab.solver.solve`` hands it to the searches, which read their
+choices from it (the compiled ones from ``SearchPlan.array``) and never decide
+them from the game again. ``simlab solve GAME --explain`` prints it in words.
+
+The plans of every game of the registry (and of the rule sets the commit
+comparison plays) are pinned in ``tests/golden/search_plans.txt``; after a
+change that alters a plan on purpose, regenerate it and review the diff::
+
+    python -m benchmarks.search_plans --write tests/golden/search_plans.txt
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from simlab.engine import kernel
+from simlab.engine.game import Game
+from simlab.engine.layout import (
+    BASE_CHOSEN,
+    BUILD,
+    BUILD_DOWN_ANY_SUIT,
+    BUILD_DOWN_SAME_SUIT,
+    BUILD_NONE,
+    DIR_UP,
+    EMPTY_FILL,
+    FILL_ANY,
+    FILL_KINGS,
+    FILL_NONE,
+    FIRST_CELL,
+    FIRST_RESERVE,
+    FOUNDATION_BY_SUIT,
+    FOUNDATION_MODE,
+    FOUNDATION_WRAP,
+    HAS_SPECIAL,
+    KIND_FOUNDATION,
+    KIND_ROW,
+    N_CARDS,
+    N_RESERVES,
+    P_IDENTITY,
+    ROWS_ORDERED,
+    STOCK_PILE,
+    SUIT_BITS,
+    SUIT_SAME,
+    SUITS_MATTER,
+    WRAP,
+    PileSpec,
+)
+from simlab.engine.moves import card_moves_irreversible
+from simlab.solver.autoplay import AUTOPLAY_DOWN_ANY_SUIT, AUTOPLAY_NONE, AUTOPLAY_SAME_SUIT
+from simlab.solver.deadlock import RELAXATION_CASTLE, RELAXATION_NONE, RELAXATION_SAME_SUIT
+
+# Slots of ``SearchPlan.array``, the plan as the compiled searches read it.
+PLAN_AUTOPLAY = 0  # ``AUTOPLAY_*``: which foundation plays are made automatically
+PLAN_SNAPSHOTS = 1  # 1: every move is undone from a snapshot (card moves refill piles or keep a counter)
+PLAN_RELAXATION = 2  # ``RELAXATION_*``: the loss proof consulted before expanding a position
+PLAN_LENGTH = 3
+
+# The restarts take turns over these strategies (``simlab.solver.portfolio.restart``).
+# Measured at 3M nodes on deals 1-1000 (unresolved Beleaguered Castle / Streets
+# and Alleys): best-first with jittered guided depth-first 11 / 27, best-first
+# with shuffled depth-first 7 / 20, shuffled depth-first alone 8 / 21.
+RESTART_STRATEGIES = ("best_first", "shuffled_depth_first")
+# Best-first search plays card moves only; a game with other moves (a redeal, a
+# draw, a stock) or refills alternates the two seeded depth-first orders instead.
+SPECIAL_RESTART_STRATEGIES = ("jittered_depth_first", "shuffled_depth_first")
+
+AUTOPLAY_WORDS = {AUTOPLAY_NONE: "no", AUTOPLAY_DOWN_ANY_SUIT: "down-any-suit", AUTOPLAY_SAME_SUIT: "same-suit"}
+RELAXATION_WORDS = {RELAXATION_NONE: "no", RELAXATION_CASTLE: "Castle", RELAXATION_SAME_SUIT: "same-suit"}
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """Every choice the solver's searches make for one game, each with its reason.
+
+    Args:
+        game: the game's name and parameters, as ``repr(game)``.
+        ranks_only: positions are hashed by rank only (no rule reads a suit).
+        alike_piles: groups of piles (by name) the position hash treats as one
+            identity, beyond rows and cells (Windmill's king piles).
+        row_order_counts: rows keep their identity in the position hash.
+        snapshot_every_move: every move is undone from a saved position, not in place.
+        autoplay: ``AUTOPLAY_*``, derived from the pile specs (``automatic_plays``).
+        relaxation: ``RELAXATION_*``, the loss proof the search consults.
+        restart_strategies: the strategies the portfolio's restarts take turns over.
+        information: "open" (the solver sees what a player sees) or "thoughtful".
+        reasons: per choice (``CHOICES``), why it is made.
+        zobrist: the keys positions are hashed with (follows ``ranks_only``).
+    """
+
+    game: str
+    ranks_only: bool
+    alike_piles: tuple[tuple[str, ...], ...]
+    row_order_counts: bool
+    snapshot_every_move: bool
+    autoplay: int
+    relaxation: int
+    restart_strategies: tuple[str, ...]
+    information: str
+    reasons: tuple[tuple[str, str], ...]
+    zobrist: np.ndarray = field(compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # the automatic plays make no refill and keep no counter: a game whose card moves do has none
+        if self.snapshot_every_move and self.autoplay != AUTOPLAY_NONE:
+            raise ValueError(f"{self.game}: automatic plays in a game whose card moves refill piles")
+
+    @property
+    def best_first(self) -> bool:
+        """Whether best-first search is one of the restarts."""
+        return "best_first" in self.restart_strategies
+
+    @cached_property
+    def array(self) -> np.ndarray:
+        """The choices the compiled searches read, by ``PLAN_*`` slot."""
+        values = np.zeros(PLAN_LENGTH, dtype=np.int64)
+        values[PLAN_AUTOPLAY] = self.autoplay
+        values[PLAN_SNAPSHOTS] = int(self.snapshot_every_move)
+        values[PLAN_RELAXATION] = self.relaxation
+        return values
+
+    def reason(self, choice: str) -> str:
+        return dict(self.reasons)[choice]
+
+    def summary(self) -> str:
+        """The plan in one line, e.g. "no automatic plays, no best-first, ..."."""
+        return ", ".join((
+            f"{AUTOPLAY_WORDS[self.autoplay]} automatic plays",
+            "best-first" if self.best_first else "no best-first",
+            "snapshots" if self.snapshot_every_move else "undo in place",
+            "rank-only hashing" if self.ranks_only else "suit-and-rank hashing",
+            f"{RELAXATION_WORDS[self.relaxation]} relaxation",
+            self.information,
+        ))
+
+    def explain(self) -> list[str]:
+        """The plan in words: the game and ``summary``, then one line per choice with its reason."""
+        alike = "; ".join(" = ".join(group) for group in self.alike_piles)
+        return [
+            f"{self.game}: {self.summary()}",
+            f"  hashing: {'ranks only' if self.ranks_only else 'suits and ranks'} ({self.reason('hashing')})",
+            f"  rows: {'their order counts' if self.row_order_counts else 'interchangeable'} ({self.reason('rows')})",
+            f"  alike piles: {alike or 'none beyond rows and cells'}",
+            f"  undo: {'a snapshot per move' if self.snapshot_every_move else 'in place'} ({self.reason('undo')})",
+            f"  automatic plays: {AUTOPLAY_WORDS[self.autoplay]} ({self.reason('autoplay')})",
+            f"  loss relaxation: {RELAXATION_WORDS[self.relaxation]} ({self.reason('relaxation')})",
+            f"  restarts: {', '.join(self.restart_strategies)} ({self.reason('restarts')})",
+            f"  information: {self.information} ({self.reason('information')})",
+        ]
+
+
+CHOICES = ("hashing", "rows", "undo", "autoplay", "relaxation", "restarts", "information")
+
+
+def plan_for(game: Game) -> SearchPlan:
+    """The search plan of ``game`` (module docstring)."""
+    rules = game.rules
+    snapshots = bool(card_moves_irreversible(rules))
+    autoplay, autoplay_reason = automatic_plays(game)
+    relaxation, relaxation_reason = loss_relaxation(rules)
+    special = bool(rules[HAS_SPECIAL])
+    if autoplay != AUTOPLAY_NONE and game.table.redeals:
+        autoplay_reason += "; none while a redeal is ahead (it gathers the cards left in rows)"
+    hidden = "hidden cards" if game.has_hidden_cards else ""
+    chance = "shuffles to come" if game.has_chance else ""
+    reasons = {
+        "hashing": "every rule reads ranks only" if not rules[SUITS_MATTER] else "rules read suits",
+        "rows": ("a redeal or a turn of the stock fills rows in order" if rules[ROWS_ORDERED]
+                 else "their order never changes the future"),
+        "undo": ("card moves refill piles or keep a counter" if snapshots
+                 else "card moves are their own inverse; other moves are undone from a snapshot" if special
+                 else "every move is its own inverse"),
+        "autoplay": autoplay_reason,
+        "relaxation": relaxation_reason,
+        "restarts": ("best-first plays card moves only; this game has other moves or refills" if special
+                     else "every move is a card move, which best-first plays"),
+        "information": (f"the solver sees {' and '.join(filter(None, (hidden, chance)))}" if hidden or chance
+                        else "the solver sees what a player sees"),
+    }
+    return SearchPlan(
+        game=repr(game),
+        ranks_only=not rules[SUITS_MATTER],
+        alike_piles=alike_piles(game),
+        row_order_counts=bool(rules[ROWS_ORDERED]),
+        snapshot_every_move=snapshots,
+        autoplay=autoplay,
+        relaxation=relaxation,
+        restart_strategies=SPECIAL_RESTART_STRATEGIES if special else RESTART_STRATEGIES,
+        information="thoughtful" if game.has_hidden_cards or game.has_chance else "open",
+        reasons=tuple(reasons.items()),
+        zobrist=kernel.search_zobrist(rules),
+    )
+
+
+def alike_piles(game: Game) -> tuple[tuple[str, ...], ...]:
+    """Groups of two or more piles sharing one identity in the position hash."""
+    rules = game.rules
+    groups: dict[int, list[str]] = {}
+    for pile, name in enumerate(game.pile_names):
+        groups.setdefault(int(kernel.spec(rules, pile, P_IDENTITY)), []).append(name)
+    return tuple(tuple(names) for names in groups.values() if len(names) > 1)
+
+
+def automatic_plays(game: Game) -> tuple[int, str]:
+    """The automatic-play rule (``AUTOPLAY_*``) the pile specs allow, and why.
+
+    Each rule of ``simlab.solver.autoplay`` is argued for a kind of game; this
+    finds the kind from the specs, and answers ``AUTOPLAY_NONE`` for any game
+    outside every argued kind:
+    - card moves that refill a pile or keep a counter: none (the automatic plays
+      make no refill and keep no counter, and the argument needs a card move to
+      change only its two piles);
+    - foundations: there must be four per deck, each building up to 13 cards
+      from the ace (or, with building in suit, a chosen base), and no player's
+      move takes a card off one unless rows build in suit in one deck;
+    - every pile a player builds on builds down regardless of suit without
+      wrap, foundations from the ace without wrap: ``AUTOPLAY_DOWN_ANY_SUIT``
+      (the only card built on a card of rank r has rank r-1, all home);
+    - every pile a player builds on builds in suit, one deck, each foundation
+      of one suit, wrapping wherever the rows wrap: ``AUTOPLAY_SAME_SUIT`` (a
+      card built on c is its suit's neighbour: the one below is home, the one
+      above can follow c home).
+    """
+    layout = game.table
+    if card_moves_irreversible(game.rules):
+        return AUTOPLAY_NONE, "card moves refill piles or keep a counter, which automatic plays do not"
+    specs = layout.specs
+    foundations = [spec for spec in specs if spec.kind == KIND_FOUNDATION]
+    builders = [spec for spec in specs if spec.kind != KIND_FOUNDATION and spec.build != BUILD_NONE]
+    if not builders or not all(spec.kind == KIND_ROW for spec in builders):
+        return AUTOPLAY_NONE, "no rule argued for these piles"
+    if len(foundations) != 4 * layout.decks or not all(runs_up_to_king(spec) for spec in foundations):
+        return AUTOPLAY_NONE, "foundations are not four runs of 13 up per deck"
+    if all(spec.build == BUILD_DOWN_ANY_SUIT and not spec.wrap for spec in builders) and all(
+        spec.base == 0 and not spec.wrap and not spec.gives for spec in foundations
+    ):
+        return AUTOPLAY_DOWN_ANY_SUIT, ("rows build down regardless of suit: a card whose rank below is all home "
+                                        "can never hold a card")
+    if layout.decks == 1 and all(spec.build & SUIT_BITS == SUIT_SAME for spec in builders) and all(
+        spec.suit >= 0 and (spec.wrap or not any(builder.wrap for builder in builders)) for spec in foundations
+    ):
+        return AUTOPLAY_SAME_SUIT, ("rows build in suit, one deck: the card below is home, the card above can "
+                                    "follow it")
+    return AUTOPLAY_NONE, "no rule argued for these piles"
+
+
+def runs_up_to_king(spec: PileSpec) -> bool:
+    """Whether a foundation builds up 13 cards from the ace or a chosen base."""
+    return spec.build == DIR_UP and spec.limit == 13 and (spec.base in (0, BASE_CHOSEN))
+
+
+def loss_relaxation(rules: np.ndarray) -> tuple[int, str]:
+    """The loss proof (``RELAXATION_*``) argued for these rules, and why
+    (``simlab.solver.deadlock``'s docstring gives the arguments)."""
+    one_deck_by_suit = (
+        rules[FOUNDATION_MODE] == FOUNDATION_BY_SUIT and rules[FOUNDATION_WRAP] == 0 and rules[N_CARDS] == 52
+        and rules[N_RESERVES] == 0 and rules[WRAP] == 0
+    )
+    if one_deck_by_suit and rules[BUILD] == BUILD_DOWN_ANY_SUIT and rules[EMPTY_FILL] == FILL_ANY:
+        return RELAXATION_CASTLE, "rows down regardless of suit, any card in a space, one deck by suit"
+    if (
+        one_deck_by_suit and rules[BUILD] == BUILD_DOWN_SAME_SUIT
+        and rules[EMPTY_FILL] in (FILL_KINGS, FILL_NONE) and rules[FIRST_RESERVE] == rules[FIRST_CELL]
+        and rules[STOCK_PILE] < 0
+    ):
+        return RELAXATION_SAME_SUIT, ("fans down in suit, kings or nothing in a space, one deck by suit; "
+                                     "only while no redeal or draw is ahead")
+    return RELAXATION_NONE, "no relaxation argued for these rules"
