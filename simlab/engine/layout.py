@@ -2,11 +2,11 @@
 
 A ``Layout`` is the readable description: one ``PileSpec`` per pile (what the
 pile is, what it accepts and from where, how it builds, what fills it when
-empty, what a player can see of it), plus the game-wide counters (redeals,
-passes through the stock, draws). ``Layout.rules_array()`` packs it into the
-small int64 array that the compiled kernels (``simlab.engine.kernel``) take
-(``simlab.engine.packing``): a
-header, then a table of ``PILE_FIELDS`` integers per pile. A new game is new
+empty, what a player can see of it, and the ``Condition`` under which it
+accepts a card or is capped), plus the game-wide counters (redeals, passes
+through the stock, draws). ``simlab.engine.packing.pack_rules`` packs it into
+the small int64 array that the compiled kernels (``simlab.engine.kernel``) take:
+a header, then a table of ``PILE_FIELDS`` integers per pile. A new game is new
 data in this array, never a new branch in the kernels.
 
 State representation (why: numba compiles loops over small integer arrays about
