@@ -214,9 +214,10 @@ class Game:
     def state_from_cards(self, piles: dict[str, list[int]], base: int | None = None) -> State:
         """Build a state from card ids per pile name (missing piles are empty), each
         card as a person names it (``card_label``; ``base`` a rank so named)."""
-        ids, ranks = self.card_ids, [self.card_ids[rank] for rank in range(RANK_COUNT)]
+        ids = self.card_ids
         kernel_piles = {name: [ids[card] for card in cards] for name, cards in piles.items()}
-        return self._state_from_kernel_cards(kernel_piles, base if base is None or base < 0 else ranks[base])
+        # a rank r names the same rank as card r, its club of deck 0
+        return self._state_from_kernel_cards(kernel_piles, base if base is None or base < 0 else ids[base])
 
     def _state_from_kernel_cards(self, piles: dict[str, list[int]], base: int | None = None) -> State:
         """``state_from_cards`` for cards as the kernels hold them."""
