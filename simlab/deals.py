@@ -103,6 +103,25 @@ def shuffled_talon(game_number: int, decks: int = 1) -> list[int]:
     return cards
 
 
+def is_ace(card: int) -> bool:
+    return card % 13 == 0
+
+
+def aces_to_bottom(talon: list[int]) -> list[int]:
+    """PySolFC's ``_shuffleHookMoveToBottom`` for the aces (Beleaguered Castle,
+    Trefoil): the other cards keep their order, the aces go under them, so that
+    they are dealt last, the ace of clubs first (suit order C, S, H, D)."""
+    aces = sorted((card for card in talon if is_ace(card)), key=lambda card: -(card // 13))
+    return aces + [card for card in talon if not is_ace(card)]
+
+
+def aces_to_top(talon: list[int]) -> list[int]:
+    """PySolFC's hook for Citadel: the aces on top (dealt first, to their
+    foundations), the ace of clubs first; the other cards keep their order."""
+    aces = sorted((card for card in talon if is_ace(card)), key=lambda card: -(card // 13))
+    return [card for card in talon if not is_ace(card)] + aces
+
+
 def deal_rounds(talon: list[int], pile_count: int, rounds: int) -> list[list[int]]:
     """Deal ``rounds`` full rounds from the top of ``talon`` (mutated) to piles 0..k-1."""
     piles: list[list[int]] = [[] for _ in range(pile_count)]

@@ -49,7 +49,7 @@ class MillToy(Game):
         king = PileSpec(KIND_FOUNDATION, build=DIR_DOWN, gives=True, accepts_from=takes, base=12, limit=13)
         overrides.update({f"foundation{i}": king for i in range(1, 5)})
         layout = Layout(rows=SAILS, foundations=5, decks=2, stock=True, recycles=1, max_dealt=1,
-                        foundation_mode=FOUNDATION_ANY_SUIT)
+                        build=BUILD_NONE, empty_fill=FILL_NONE, foundation_mode=FOUNDATION_ANY_SUIT)
         return layout.with_overrides(**overrides)
 
     def deal_piles(self, deal_number: int) -> dict[str, list[int]]:

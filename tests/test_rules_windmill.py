@@ -291,6 +291,25 @@ def test_reversed_deal_is_the_mirror(g, welford):
     assert rev == {name: [mirror(c) for c in cards] for name, cards in plain.items()}
 
 
+@pytest.mark.parametrize("params", [{}, dict(welford=True), dict(transfer="strict", redeals=2)], ids=str)
+def test_reversed_is_windmill_relabelled(params):
+    """Reversed Windmill is a relabelling of the ranks for a person: the kernels get Windmill's layout,
+    rules and deal arrays; only the cards' names (every rank r as 14 - r) differ, and drawn cards
+    are read through the same relabelling."""
+    plain, rev = make_game(GAME, **params), make_game(GAME, reversed=True, **params)
+    assert rev.table == plain.table
+    assert (rev.rules == plain.rules).all()
+    for g in (1, 32000):
+        a, b = plain.initial_state(g), rev.initial_state(g)
+        assert (a.array == b.array).all()
+        shown = {name: " ".join(cards) for name, cards in plain.piles(a).items()}
+        assert {name: " ".join(cards) for name, cards in rev.piles(b).items()} == mirror_text(shown)
+    assert [rev.card_label(card) for card in range(104)] == [mirror(card) for card in range(104)]
+    sails = "5H/2C 6H/JS KD -" if params.get("welford") else "QH AS 2S 5D 9C JD 8H 7S"
+    drawn = layout(sails, waste="4H", stock="6C", centre="KC")
+    assert (rev.state_from_piles(drawn).array == plain.state_from_piles(mirror_text(drawn)).array).all()
+
+
 # ======================================================================================
 # 2. PySolFC's rules on drawn positions (transfer free, centre_to_king, no redeal)
 # ======================================================================================

@@ -34,11 +34,13 @@ from simlab.engine.layout import (
     STATE_SIZE,
     Layout,
 )
+from simlab.engine.packing import pack_rules
 from simlab.errors import IllegalMoveError
 from simlab.params import Param
 
 MAX_LEGAL_MOVES = 1024
-CARD_TEXTS = [card_text(card) for card in range(2 * CARDS_PER_DECK)]
+N_CARD_IDS = 2 * CARDS_PER_DECK
+RANK_COUNT = 13
 
 
 REDEAL = ("redeal", "rows")  # the Move of a redeal
@@ -120,8 +122,18 @@ class Game:
         raise NotImplementedError
 
     def deal_piles(self, deal_number: int) -> dict[str, list[int]]:
-        """Cards of each non-empty pile at the start of deal ``deal_number``."""
+        """Cards of each non-empty pile at the start of deal ``deal_number``, as the
+        kernels hold them (before ``rank_label``)."""
         raise NotImplementedError
+
+    def rank_label(self, rank: int) -> int:
+        """The rank (0 = ace .. 12 = king) a person reads for the kernels' ``rank``.
+
+        The same rank, unless the game is another one with its ranks relabelled
+        (reversed Windmill is Windmill with every rank r read as 14 - r): then
+        the kernels play the other game and only the names of cards differ.
+        A permutation of the 13 ranks."""
+        return rank
 
     # ----- derived ------------------------------------------------------------------
     @cached_property
@@ -130,8 +142,14 @@ class Game:
 
     @cached_property
     def rules(self) -> np.ndarray:
-        """The packed rules array that the kernels take."""
-        return self.table.rules_array()
+        """The packed rules array that the kernels take.
+
+        Raises:
+            ValueError: the game's layout is refused (``simlab.engine.packing``)."""
+        try:
+            return pack_rules(self.table)
+        except ValueError as error:
+            raise ValueError(f"the layout of {self!r} is refused: {error}") from error
 
     @cached_property
     def pile_names(self) -> list[str]:
@@ -140,6 +158,32 @@ class Game:
     @cached_property
     def pile_index(self) -> dict[str, int]:
         return {name: index for index, name in enumerate(self.pile_names)}
+
+    @cached_property
+    def card_labels(self) -> tuple[int, ...]:
+        """For every card the kernels hold, the card a person reads: same deck and
+        suit, rank by ``rank_label``."""
+        ranks = [self.rank_label(rank) for rank in range(RANK_COUNT)]
+        if sorted(ranks) != list(range(RANK_COUNT)):
+            raise ValueError(f"game {self.name!r}: rank_label is not a permutation of the 13 ranks: {ranks}")
+        return tuple(card - card % RANK_COUNT + ranks[card % RANK_COUNT] for card in range(N_CARD_IDS))
+
+    @cached_property
+    def card_ids(self) -> tuple[int, ...]:
+        """``card_labels`` inverted: for every card a person names, the card the kernels hold."""
+        ids = [0] * N_CARD_IDS
+        for card, label in enumerate(self.card_labels):
+            ids[label] = card
+        return tuple(ids)
+
+    @cached_property
+    def card_texts(self) -> tuple[str, ...]:
+        """For every card the kernels hold, its name as a person reads it (``"TD"``)."""
+        return tuple(card_text(label) for label in self.card_labels)
+
+    def card_label(self, card: int) -> int:
+        """The card a person reads for the kernels' ``card`` (``rank_label``)."""
+        return self.card_labels[card]
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
@@ -161,14 +205,22 @@ class Game:
     def initial_state(self, deal_number: int) -> State:
         """The position of deal ``deal_number`` (PySolFC's game number),
         with the chance tape its redeals will use."""
-        state = self.state_from_cards(self.deal_piles(deal_number))
+        state = self._state_from_kernel_cards(self.deal_piles(deal_number))
         if self.table.redeals:
             draws = self.table.redeals * (self.table.n_cards - 1)
             return State(state.array, chance_tape(deal_number, self.table.decks, draws))
         return state
 
     def state_from_cards(self, piles: dict[str, list[int]], base: int | None = None) -> State:
-        """Build a state from card ids per pile name (missing piles are empty)."""
+        """Build a state from card ids per pile name (missing piles are empty), each
+        card as a person names it (``card_label``; ``base`` a rank so named)."""
+        ids = self.card_ids
+        kernel_piles = {name: [ids[card] for card in cards] for name, cards in piles.items()}
+        # a rank r names the same rank as card r, its club of deck 0
+        return self._state_from_kernel_cards(kernel_piles, base if base is None or base < 0 else ids[base])
+
+    def _state_from_kernel_cards(self, piles: dict[str, list[int]], base: int | None = None) -> State:
+        """``state_from_cards`` for cards as the kernels hold them."""
         rules = self.rules
         capacity = self.table.capacity
         array = np.full(rules[STATE_SIZE], -1, dtype=np.int8)
@@ -286,11 +338,11 @@ class Game:
 
     def visible_piles(self, view: Observation | State) -> dict[str, list[str]]:
         """Every pile by name, bottom to top, with ``??`` for a card the player cannot see."""
-        array, capacity = view.array, self.table.capacity
+        array, capacity, texts = view.array, self.table.capacity, self.card_texts
         offset = int(self.rules[OFFSET_HEIGHTS])
         heights = array[offset: offset + len(self.pile_names)].tolist()
         return {
-            name: [CARD_TEXTS[card] if card >= 0 else "??"
+            name: [texts[card] if card >= 0 else "??"
                    for card in array[pile * capacity: pile * capacity + count].tolist()]
             for pile, (name, count) in enumerate(zip(self.pile_names, heights))
         }
@@ -301,10 +353,13 @@ class Game:
         return self.visible_piles(state)
 
     def pile_cards(self, state: State | Observation, name: str) -> list[int]:
+        """The cards of pile ``name``, bottom to top, each as a person names it
+        (``card_label``; a card hidden from a player stays ``moves.HIDDEN``)."""
         pile = self._pile(name)
-        capacity = self.table.capacity
+        capacity, labels = self.table.capacity, self.card_labels
         count = int(state.array[self.rules[OFFSET_HEIGHTS] + pile])
-        return state.array[pile * capacity: pile * capacity + count].tolist()
+        cards = state.array[pile * capacity: pile * capacity + count].tolist()
+        return [labels[card] if card >= 0 else card for card in cards]
 
     def render(self, state: State) -> str:
         """The layout as text a player can read: foundations, cells, then rows."""

@@ -15,9 +15,11 @@ from simlab.engine.layout import (
     BASE_CHOSEN,
     BUILD,
     CAPACITY,
-    CENTRE_PILE,
-    COUNTER_BORROWED,
+    COND_LAST_NOT_FROM,
+    COND_NO_ROW_FITS,
+    COND_STOCK_DEEPER,
     COUNTER_DRAWS,
+    COUNTER_LAST_SOURCE,
     COUNTER_RECYCLES,
     COUNTER_REDEALS,
     COUNTER_SLOTS,
@@ -48,11 +50,15 @@ from simlab.engine.layout import (
     P_ACCEPTS_FROM,
     P_BASE,
     P_BUILD,
+    P_CAP,
+    P_CAP_ARG,
+    P_CAP_WHILE,
     P_DEAD_WHEN_FULL,
-    P_EARLY_LIMIT,
-    P_EARLY_STOCK,
     P_FILL,
     P_GIVES,
+    P_GUARD,
+    P_GUARD_ARG,
+    P_GUARD_KINDS,
     P_IDENTITY,
     P_KIND,
     P_LIMIT,
@@ -61,7 +67,6 @@ from simlab.engine.layout import (
     P_WRAP,
     PILE_FIELDS,
     PILE_TABLE,
-    RANKS_MIRRORED,
     RECYCLES_AT_START,
     ROWS_ALIKE,
     ROWS_ORDERED,
@@ -71,9 +76,6 @@ from simlab.engine.layout import (
     SUIT_BITS,
     SUIT_SAME,
     SUITS_MATTER,
-    TRANSFER_NOT_TWICE,
-    TRANSFER_ROWS_FIRST,
-    TRANSFER_RULE,
     WASTE_PILE,
     WRAP,
 )
@@ -95,17 +97,11 @@ ZOBRIST = _zobrist_table()
 # rules never read a suit (``SUITS_MATTER`` 0), positions alike up to the suits
 # and decks of their cards hash alike, and the solver searches one of them.
 RANK_ZOBRIST = ZOBRIST[np.arange(MAX_CARDS) % 13].copy()
-# ... and with every rank r keyed as 14 - r: a game that is another with its
-# ranks mirrored (``RANKS_MIRRORED``) hashes each position as its mirror image
-# in that game, so the solver searches the two alike.
-MIRRORED_RANK_ZOBRIST = ZOBRIST[12 - np.arange(MAX_CARDS) % 13].copy()
 
 
 def search_zobrist(rules: np.ndarray) -> np.ndarray:
     """The keys the solver hashes positions of ``rules`` with."""
-    if rules[SUITS_MATTER]:
-        return ZOBRIST
-    return MIRRORED_RANK_ZOBRIST if rules[RANKS_MIRRORED] else RANK_ZOBRIST
+    return ZOBRIST if rules[SUITS_MATTER] else RANK_ZOBRIST
 
 
 @allocation_free
@@ -193,37 +189,54 @@ def foundation_accepts(rules, state, foundation_pile, card):
         fits = rank == below + 1 or (wrap and below == 12 and rank == 0)
     else:
         fits = rank == below - 1 or (wrap and below == 0 and rank == 12)
-    if fits and spec(rules, foundation_pile, P_EARLY_LIMIT) > 0:  # read only for a card that fits
-        return not early_full(rules, state, foundation_pile, h)
+    if fits and spec(rules, foundation_pile, P_CAP) > 0:  # read only for a card that fits
+        return not capped(rules, state, foundation_pile, h)
     return fits
 
 
 @allocation_free
-def early_full(rules, state, foundation_pile, h):
-    """Whether a foundation of ``h`` cards is at its early limit (``P_EARLY_LIMIT``:
-    Welford's centre stops at its first queen while pack one is in the stock)."""
-    return (
-        h >= spec(rules, foundation_pile, P_EARLY_LIMIT)
-        and height(rules, state, rules[STOCK_PILE]) > spec(rules, foundation_pile, P_EARLY_STOCK)
-        and counter(rules, state, COUNTER_RECYCLES) == rules[RECYCLES_AT_START]
-    )
+def capped(rules, state, foundation_pile, h):
+    """Whether a foundation of ``h`` cards is at its cap (``P_CAP`` while
+    ``P_CAP_WHILE``: Welford's centre stops at its first queen while pack one
+    is in the stock)."""
+    condition, arg = spec(rules, foundation_pile, P_CAP_WHILE), spec(rules, foundation_pile, P_CAP_ARG)
+    return h >= spec(rules, foundation_pile, P_CAP) and holds(rules, state, condition, arg)
 
 
 @allocation_free
-def transfer_allowed(rules, state, source, destination):
-    """Whether a foundation's top card (``source``) that ``destination``, another
-    foundation, accepts may go there: not from a pile it refuses
-    (``P_REFUSES``), and onto the centre only as ``TRANSFER_RULE`` says."""
+def holds(rules, state, condition, arg):
+    """Whether ``condition`` (``COND_*`` but ``COND_NO_ROW_FITS``, with ``arg``) holds in ``state``."""
+    if condition == COND_STOCK_DEEPER:
+        return (
+            height(rules, state, rules[STOCK_PILE]) > arg
+            and counter(rules, state, COUNTER_RECYCLES) == rules[RECYCLES_AT_START]
+        )
+    if condition == COND_LAST_NOT_FROM:  # the state's record is of the kinds ``arg`` (``LAST_SOURCE_KINDS``)
+        return counter(rules, state, COUNTER_LAST_SOURCE) == 0
+    return True
+
+
+@allocation_free
+def guard_holds(rules, state, pile, condition, arg):
+    """Whether ``condition`` (``COND_*``, with ``arg``) holds for ``pile`` in ``state``.
+    (Only a guard may ask whether a row fits the pile: a cap is read to answer it.)"""
+    if condition == COND_NO_ROW_FITS:
+        return not a_row_fits(rules, state, pile)
+    return holds(rules, state, condition, arg)
+
+
+@allocation_free
+def takes_from(rules, state, source, source_bit, destination):
+    """Whether foundation ``destination``, which accepts the top card of
+    ``source`` (of kind bit ``source_bit``), takes it from that pile: not from a
+    pile it refuses (``P_REFUSES``), and from a guarded kind (``P_GUARD_KINDS``)
+    only while its ``P_GUARD`` holds."""
     if (spec(rules, destination, P_REFUSES) >> source) & 1:
         return False
-    if destination != rules[CENTRE_PILE]:
+    if spec(rules, destination, P_GUARD_KINDS) & source_bit == 0:
         return True
-    rule = rules[TRANSFER_RULE]
-    if rule == TRANSFER_NOT_TWICE:
-        return counter(rules, state, COUNTER_BORROWED) == 0
-    if rule == TRANSFER_ROWS_FIRST:
-        return not a_row_fits(rules, state, destination)
-    return True
+    guard, arg = spec(rules, destination, P_GUARD), spec(rules, destination, P_GUARD_ARG)
+    return guard_holds(rules, state, destination, guard, arg)
 
 
 @allocation_free
@@ -306,7 +319,7 @@ def foundation_destinations(rules, state, source, source_bit, card, move_high, o
         if (
             foundation != source and spec(rules, foundation, P_ACCEPTS_FROM) & source_bit
             and foundation_accepts(rules, state, foundation, card)
-            and (source < first_foundation or transfer_allowed(rules, state, source, foundation))
+            and takes_from(rules, state, source, source_bit, foundation)
         ):
             out[count] = move_high + source * MOVE_BASE + foundation
             count += 1

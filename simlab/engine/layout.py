@@ -2,10 +2,11 @@
 
 A ``Layout`` is the readable description: one ``PileSpec`` per pile (what the
 pile is, what it accepts and from where, how it builds, what fills it when
-empty, what a player can see of it), plus the game-wide counters (redeals,
-passes through the stock, draws). ``Layout.rules_array()`` packs it into the
-small int64 array that the compiled kernels (``simlab.engine.kernel``) take: a
-header, then a table of ``PILE_FIELDS`` integers per pile. A new game is new
+empty, what a player can see of it, and the ``Condition`` under which it
+accepts a card or is capped), plus the game-wide counters (redeals, passes
+through the stock, draws). ``simlab.engine.packing.pack_rules`` packs it into
+the small int64 array that the compiled kernels (``simlab.engine.kernel``) take:
+a header, then a table of ``PILE_FIELDS`` integers per pile. A new game is new
 data in this array, never a new branch in the kernels.
 
 State representation (why: numba compiles loops over small integer arrays about
@@ -31,8 +32,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-
-import numpy as np
 
 MOVE_BASE = 256
 
@@ -78,17 +77,19 @@ FILL_KINGS = 2
 FILL_REFILL = 3  # refilled at once from ``PileSpec.refill_from``; a player never fills it
 FILL_ON_TURN = 4  # filled up to its ``limit`` from ``refill_from`` (the stock) each time the stock is turned
 
-# Which transfers from one foundation to the game's centre foundation (``Layout.centre``) are allowed,
-# beyond what the piles' specs say (Windmill's rule sets; docs/rules.md section 10).
-TRANSFER_ANY = 0  # whenever the centre accepts the card
-TRANSFER_NOT_TWICE = 1  # not when the last card onto the centre also came from a foundation
-TRANSFER_ROWS_FIRST = 2  # only while no row's top card could go onto the centre
+# Conditions on a position that a pile's rules may depend on (``Condition``; docs/rules.md
+# section 10 has the games that use them). Each takes one integer argument.
+COND_ALWAYS = 0
+COND_STOCK_DEEPER = 1  # the stock holds more than ``arg`` cards and no pass of the waste has been taken
+COND_LAST_NOT_FROM = 2  # the last card the pile received came from no pile of a kind in mask ``arg``
+COND_NO_ROW_FITS = 3  # no row's top card could go onto the pile
+CONDITION_NAMES = ("always", "stock_deeper", "last_not_from", "no_row_fits")
 
-# How the game's foundations are built (the summary the solver's heuristics read;
-# each foundation's own rule is in its PileSpec).
-FOUNDATION_BY_SUIT = 0  # foundation i takes suit i % 4 from the base rank up
+# How the game's foundations are built (the summary the solver's heuristics read, derived from
+# the foundations' specs by ``simlab.engine.packing``; each foundation's own rule is in its PileSpec).
+FOUNDATION_BY_SUIT = 0  # foundation i takes suit i % 4 from the ace up
 FOUNDATION_CHOSEN_BASE = 1  # as by suit, but the first card played fixes the base rank
-FOUNDATION_ANY_SUIT = 2  # any suit, from the base rank up
+FOUNDATION_ANY_SUIT = 2  # any suit, each from the base and in the direction of its spec
 
 BASE_CHOSEN = -1  # PileSpec.base: the rank stored in the state (the player's choice)
 
@@ -102,7 +103,7 @@ COUNTER_REDEALS = 0  # gather-shuffle-deal redeals left
 COUNTER_RECYCLES = 1  # passes of the waste back to the stock left
 COUNTER_DRAWS = 2  # draws (a card pulled from under a row's top) left
 COUNTER_TAPE = 3  # two bytes: how many numbers of the chance tape are used
-COUNTER_BORROWED = 5  # 1 when the last card onto the centre came from a foundation (``TRANSFER_NOT_TWICE``)
+COUNTER_LAST_SOURCE = 5  # 1 when the last card onto ``LAST_SOURCE_PILE`` came from a pile of ``LAST_SOURCE_KINDS``
 N_COUNTERS = 6
 
 # Indices into the rules array's header.
@@ -112,11 +113,13 @@ N_CELLS = 2
 N_RESERVES = 3
 N_FOUNDATIONS = 4
 CAPACITY = 5
-BUILD = 6  # the rows' building rule (uniform in every game so far), for the solver's heuristics
-WRAP = 7
-EMPTY_FILL = 8
-FOUNDATION_MODE = 9
-FOUNDATION_WRAP = 10
+# BUILD .. FOUNDATION_WRAP: summaries of the pile specs for the solver's heuristics and the
+# move generator, derived from the specs and checked (``simlab.engine.packing``)
+BUILD = 6  # the rows' building rule (every row shares one)
+WRAP = 7  # the rows' building wraps K-A
+EMPTY_FILL = 8  # what a player may put into an empty row (``FILL_NONE`` where the rules refill it)
+FOUNDATION_MODE = 9  # ``FOUNDATION_*``
+FOUNDATION_WRAP = 10  # 1 when every foundation wraps K-A
 N_CARDS = 11
 OFFSET_HEIGHTS = 12
 OFFSET_BASE = 13
@@ -127,7 +130,7 @@ FIRST_FOUNDATION = 17
 STOCK_PILE = 18  # -1 when the game has no stock
 WASTE_PILE = 19  # -1 when the game has no waste
 OFFSET_COUNTERS = 20
-COUNTER_SLOTS = 21  # counters in the state: 0, COUNTER_BORROWED or N_COUNTERS (``Layout.counter_slots``)
+COUNTER_SLOTS = 21  # counters in the state: 0, COUNTER_LAST_SOURCE or N_COUNTERS (``Layout.counter_slots``)
 HAS_HIDDEN = 22  # some pile shows a player less than all its cards
 HAS_SPECIAL = 23  # moves other than one top card, or automatic refills: undo needs a record
 REDEAL_GROUP = 24  # a redeal deals rows of this many cards (La Belle Lucie: 3)
@@ -135,12 +138,11 @@ FIRST_STOCK = 25  # first pile after the reserves: the stock and waste, if any, 
 ROWS_ALIKE = 26  # every row has the same spec: the kernels read row 0's once
 SOURCE_LIMIT = 27  # piles below this index may give cards (all but foundations, unless one gives)
 ROWS_ORDERED = 28  # 1 when a redeal gathers the rows in order: then their order is part of a position
-TRANSFER_RULE = 29  # ``TRANSFER_*``
-CENTRE_PILE = 30  # the pile ``TRANSFER_RULE`` protects, or -1
-RECYCLES_AT_START = 31  # passes of the waste a deal starts with (``P_EARLY_LIMIT`` holds until one is taken)
-SUITS_MATTER = 32  # 0 when no rule reads a card's suit or deck (Windmill): the solver then hashes ranks only
-RANKS_MIRRORED = 33  # 1 in a game that is another with every rank r read as 14 - r (reversed Windmill)
-PILE_TABLE = 34
+LAST_SOURCE_PILE = 29  # the pile whose last card's source the state keeps (``COUNTER_LAST_SOURCE``), or -1
+LAST_SOURCE_KINDS = 30  # bit (1 << kind) for the kinds of source ``COUNTER_LAST_SOURCE`` records
+RECYCLES_AT_START = 31  # passes of the waste a deal starts with (``COND_STOCK_DEEPER``: none taken yet)
+SUITS_MATTER = 32  # 0: the solver hashes ranks only (allowed when no spec reads a card's suit or deck: Windmill)
+PILE_TABLE = 33
 HEADER_LENGTH = PILE_TABLE
 
 # Fields of one pile's row in the pile table.
@@ -155,14 +157,49 @@ P_VISIBLE = 7
 P_BASE = 8  # foundation: first card's rank index (0 = ace, 12 = king) or BASE_CHOSEN
 P_SUIT = 9  # foundation: the one suit it takes, or -1 for any
 P_LIMIT = 10  # foundation: cards it holds when complete (13; Windmill's centre 52)
-P_REFUSES = 11  # bit (1 << pile) for every pile whose top card it refuses although its kind is accepted
+P_REFUSES = 11  # foundation: bit (1 << pile) for every pile whose top card it refuses although its kind is accepted
 P_DEAD_WHEN_FULL = 12  # 1: once complete, no card leaves it
-P_EARLY_LIMIT = 13  # foundation: while the stock holds more than P_EARLY_STOCK cards in the first pass, it
-P_EARLY_STOCK = 14  # holds at most P_EARLY_LIMIT cards (0: no such limit; Welford's first queen)
-P_IDENTITY = 15  # the pile number a position hash gives it: its own, or that of the first pile it is alike to
-PILE_FIELDS = 16
+P_CAP = 13  # foundation: it holds at most this many cards while condition P_CAP_WHILE holds (0: no cap)
+P_CAP_WHILE = 14  # ``COND_*``
+P_CAP_ARG = 15  # the condition's argument
+P_GUARD_KINDS = 16  # foundation: bit (1 << kind) for the kinds it accepts a card from only while P_GUARD holds
+P_GUARD = 17  # ``COND_*``
+P_GUARD_ARG = 18  # the condition's argument
+P_IDENTITY = 19  # the pile number a position hash gives it: its own, or that of the first pile it is alike to
+PILE_FIELDS = 20
 
 SOURCE_KINDS = (1 << KIND_ROW) | (1 << KIND_CELL) | (1 << KIND_RESERVE) | (1 << KIND_WASTE)
+
+
+def kind_mask(kinds: tuple[int, ...]) -> int:
+    """Bit ``1 << kind`` for every kind in ``kinds``."""
+    return sum(1 << kind for kind in set(kinds))
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A condition on a position (``COND_*``) and its argument; build one with
+    ``ALWAYS``, ``stock_deeper``, ``last_not_from`` or ``NO_ROW_FITS``."""
+
+    test: int = COND_ALWAYS
+    arg: int = 0
+
+    def __str__(self) -> str:
+        return f"{CONDITION_NAMES[self.test]}({self.arg})"
+
+
+ALWAYS = Condition()
+NO_ROW_FITS = Condition(COND_NO_ROW_FITS)
+
+
+def stock_deeper(cards: int) -> Condition:
+    """The stock holds more than ``cards`` cards and no pass of the waste has been taken."""
+    return Condition(COND_STOCK_DEEPER, cards)
+
+
+def last_not_from(*kinds: int) -> Condition:
+    """The last card the pile received came from no pile of these kinds (``KIND_*``)."""
+    return Condition(COND_LAST_NOT_FROM, kind_mask(kinds))
 
 
 @dataclass(frozen=True)
@@ -183,12 +220,16 @@ class PileSpec:
         suit: the one suit a foundation takes, or -1 for any.
         limit: cards a complete foundation holds; with ``FILL_ON_TURN``, the cards a pile is filled up to.
         slots: the most cards the pile can ever hold (sizes the state).
-        refuses: names of piles whose top card it refuses although it accepts their kind.
+        refuses: a foundation: names of piles whose top card it refuses although it accepts their kind.
         dead_when_full: once it holds ``limit`` cards, no card leaves it.
-        early_limit: with ``early_stock``: while the stock holds more than
-            ``early_stock`` cards and no pass of the waste has been taken, it holds at
-            most ``early_limit`` cards (0: no such limit).
-        early_stock: see ``early_limit``.
+        cap: a foundation holds at most ``cap`` cards while ``cap_while`` holds
+            (0: no cap; Welford's centre: 12 while ``stock_deeper(52)``).
+        cap_while: see ``cap``.
+        guarded_kinds: a foundation accepts a card from a pile of these kinds
+            (``KIND_*``) only while ``guard`` holds (Windmill's centre takes a
+            foundation's card only while ``last_not_from(KIND_FOUNDATION)`` or
+            ``NO_ROW_FITS``, by the rule set).
+        guard: see ``guarded_kinds``.
         alike: the name of an earlier pile with the same spec whose identity it shares
             in position hashes (Windmill's king piles: their order does not matter),
             or "" for its own.
@@ -209,18 +250,25 @@ class PileSpec:
     slots: int = 13
     refuses: tuple[str, ...] = ()
     dead_when_full: bool = False
-    early_limit: int = 0
-    early_stock: int = 0
+    cap: int = 0
+    cap_while: Condition = ALWAYS
+    guarded_kinds: tuple[int, ...] = ()
+    guard: Condition = ALWAYS
     alike: str = ""
 
     def row(self, pile_index: dict[str, int], pile: int) -> list[int]:
         """Row ``pile`` of the pile table (``pile_index``: the layout's pile numbers by name)."""
-        mask = sum(1 << kind for kind in set(self.accepts_from))
         gives = 1 + self.keeps if self.gives else 0
         refuses = sum(1 << pile_index[name] for name in set(self.refuses))
-        return [self.kind, self.build, int(self.wrap), self.fill, self.refill_from, mask, gives,
-                self.visible, self.base, self.suit, self.limit, refuses, int(self.dead_when_full),
-                self.early_limit, self.early_stock, pile_index[self.alike] if self.alike else pile]
+        return [self.kind, self.build, int(self.wrap), self.fill, self.refill_from, kind_mask(self.accepts_from),
+                gives, self.visible, self.base, self.suit, self.limit, refuses, int(self.dead_when_full),
+                self.cap, self.cap_while.test, self.cap_while.arg, kind_mask(self.guarded_kinds), self.guard.test,
+                self.guard.arg, pile_index[self.alike] if self.alike else pile]
+
+    @property
+    def conditions(self) -> tuple[Condition, ...]:
+        """The conditions its rules read."""
+        return (self.cap_while, self.guard)
 
 
 @dataclass(frozen=True)
@@ -252,14 +300,10 @@ class Layout:
         redeal_group: cards per row after a redeal.
         recycles: passes of the waste back to the stock.
         draws: cards a player may pull from under a row's top once no redeal is left.
-        transfer_rule: ``TRANSFER_*``: when a foundation's card may go onto ``centre``.
-        centre: the name of the pile ``transfer_rule`` protects ("" for none).
-        suits_matter: False when every rule reads ranks only (every pile builds
-            regardless of suit): positions that differ only in which suit or deck
-            a rank comes from then have the same future.
-        ranks_mirrored: the game is another one with every rank r read as 14 - r
-            (reversed Windmill): the solver hashes its positions as that game's, so
-            it searches both alike, move for move.
+        suits_matter: False to let the solver hash ranks only, which is sound when
+            no pile's spec reads a suit (``packing`` refuses it otherwise):
+            positions that differ only in which suit or deck a rank comes from
+            then have the same future.
         overrides: ``(pile name, PileSpec)`` pairs that replace a pile's spec.
     """
 
@@ -281,10 +325,7 @@ class Layout:
     redeal_group: int = 3
     recycles: int = 0
     draws: int = 0
-    transfer_rule: int = TRANSFER_ANY
-    centre: str = ""
     suits_matter: bool = True
-    ranks_mirrored: bool = False
     overrides: tuple[tuple[str, PileSpec], ...] = field(default=())
 
     @property
@@ -297,7 +338,18 @@ class Layout:
 
     @property
     def has_counters(self) -> bool:
-        return bool(self.stock or self.redeals or self.recycles or self.draws or self.transfer_rule)
+        return bool(self.stock or self.redeals or self.recycles or self.draws or self.last_source_pile >= 0)
+
+    @cached_property
+    def last_source_pile(self) -> int:
+        """The pile whose rules read the source of the last card it received
+        (``COND_LAST_NOT_FROM``), or -1; the state keeps one such record."""
+        watching = [pile for pile, spec in enumerate(self.specs)
+                    if any(condition.test == COND_LAST_NOT_FROM for condition in spec.conditions)]
+        if len(watching) > 1:
+            names = [self.pile_names()[pile] for pile in watching]
+            raise ValueError(f"piles {names} read the source of their last card; the state keeps it for one pile")
+        return watching[0] if watching else -1
 
     def pile_names(self) -> list[str]:
         """Names in pile-index order: ``row0.., cell0.., reserve0.., stock, waste, foundation0..``."""
@@ -348,74 +400,14 @@ class Layout:
         """A copy with the named piles' specs replaced."""
         return replace(self, overrides=tuple(dict(self.overrides, **specs).items()))
 
-    def rules_array(self) -> np.ndarray:
-        """The layout packed for the compiled kernels."""
-        specs = self.specs
-        piles = len(specs)
-        if piles >= MOVE_BASE:
-            raise ValueError("too many piles for the move encoding")
-        if self.decks not in (1, 2):
-            raise ValueError(f"decks must be 1 or 2, not {self.decks}")
-        capacity = self.capacity
-        if capacity > 127:
-            raise ValueError(f"a pile of {capacity} cards does not fit the int8 state")
-        rules = np.zeros(PILE_TABLE + PILE_FIELDS * piles, dtype=np.int64)
-        first_stock = self.rows + self.cells + self.reserves
-        counters = self.counter_slots
-        rules[N_PILES] = piles
-        rules[N_ROWS] = self.rows
-        rules[N_CELLS] = self.cells
-        rules[N_RESERVES] = self.reserves
-        rules[N_FOUNDATIONS] = self.foundations
-        rules[CAPACITY] = capacity
-        rules[BUILD] = self.build
-        rules[WRAP] = int(self.wrap)
-        rules[EMPTY_FILL] = self.empty_fill
-        rules[FOUNDATION_MODE] = self.foundation_mode
-        rules[FOUNDATION_WRAP] = int(self.foundation_wrap)
-        rules[N_CARDS] = self.n_cards
-        rules[OFFSET_HEIGHTS] = piles * capacity
-        rules[OFFSET_BASE] = piles * capacity + piles
-        rules[OFFSET_COUNTERS] = piles * capacity + piles + 1
-        rules[COUNTER_SLOTS] = counters
-        rules[STATE_SIZE] = piles * capacity + piles + 1 + counters
-        rules[FIRST_CELL] = self.rows
-        rules[FIRST_RESERVE] = self.rows + self.cells
-        rules[FIRST_STOCK] = first_stock
-        rules[FIRST_FOUNDATION] = piles - self.foundations
-        rules[STOCK_PILE] = first_stock if self.stock else -1
-        rules[WASTE_PILE] = first_stock + 1 if self.stock else -1
-        rules[HAS_HIDDEN] = int(any(spec.visible != VISIBLE_ALL for spec in specs))
-        rules[HAS_SPECIAL] = int(self.has_counters or any(spec.fill in (FILL_REFILL, FILL_ON_TURN) for spec in specs))
-        rules[REDEAL_GROUP] = self.redeal_group
-        rules[ROWS_ALIKE] = int(len(set(specs[: self.rows])) <= 1)
-        givers = [pile for pile, spec in enumerate(specs) if spec.gives]
-        rules[SOURCE_LIMIT] = givers[-1] + 1 if givers else 0
-        # rows keep their identity where their order changes the future: a redeal gathers
-        # them row 0 first, and Welford's gaps are filled at a turn row 0 first
-        rules[ROWS_ORDERED] = int(self.redeals > 0 or any(spec.fill == FILL_ON_TURN for spec in specs[: self.rows]))
-        pile_index = {name: pile for pile, name in enumerate(self.pile_names())}
-        if any(pile_index[name] >= 63 for spec in specs for name in spec.refuses):
-            raise ValueError("PileSpec.refuses names a pile numbered 63 or more (the mask is 63 bits)")
-        rules[TRANSFER_RULE] = self.transfer_rule
-        rules[CENTRE_PILE] = pile_index[self.centre] if self.centre else -1
-        rules[RECYCLES_AT_START] = self.recycles
-        rules[SUITS_MATTER] = int(self.suits_matter)
-        rules[RANKS_MIRRORED] = int(self.ranks_mirrored)
-        for pile, spec in enumerate(specs):
-            if spec.alike and replace(specs[pile_index[spec.alike]], alike="") != replace(spec, alike=""):
-                raise ValueError(f"pile {pile} is alike to {spec.alike!r} but its spec differs")
-            rules[PILE_TABLE + PILE_FIELDS * pile: PILE_TABLE + PILE_FIELDS * (pile + 1)] = spec.row(pile_index, pile)
-        return rules
-
     @property
     def counter_slots(self) -> int:
-        """Counters in the state: none, or all but the borrowed flag, which only a
-        game with ``TRANSFER_NOT_TWICE`` keeps (so the states and hashes of the
+        """Counters in the state: none, or all but the last card's source, which only a
+        game with a ``last_source_pile`` keeps (so the states and hashes of the
         other games stay as they were)."""
         if not self.has_counters:
             return 0
-        return N_COUNTERS if self.transfer_rule == TRANSFER_NOT_TWICE else COUNTER_BORROWED
+        return N_COUNTERS if self.last_source_pile >= 0 else COUNTER_LAST_SOURCE
 
     def initial_counters(self) -> list[int]:
         """The counters of a new deal (empty when the game has none)."""

@@ -25,9 +25,8 @@ from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
     CAPACITY,
-    CENTRE_PILE,
-    COUNTER_BORROWED,
     COUNTER_DRAWS,
+    COUNTER_LAST_SOURCE,
     COUNTER_RECYCLES,
     COUNTER_REDEALS,
     COUNTER_TAPE,
@@ -37,6 +36,8 @@ from simlab.engine.layout import (
     FIRST_FOUNDATION,
     HAS_HIDDEN,
     HAS_SPECIAL,
+    LAST_SOURCE_KINDS,
+    LAST_SOURCE_PILE,
     MOVE_BASE,
     MOVE_CARD,
     MOVE_DRAW,
@@ -49,6 +50,7 @@ from simlab.engine.layout import (
     OFFSET_HEIGHTS,
     P_FILL,
     P_IDENTITY,
+    P_KIND,
     P_LIMIT,
     P_REFILL_FROM,
     P_VISIBLE,
@@ -57,8 +59,6 @@ from simlab.engine.layout import (
     STATE_SIZE,
     STOCK_PILE,
     SUITS_MATTER,
-    TRANSFER_NOT_TWICE,
-    TRANSFER_RULE,
     VISIBLE_ALL,
     VISIBLE_NONE,
 )
@@ -203,8 +203,10 @@ def play_any(rules, state, move, chance, cards):
     destination = move % MOVE_BASE
     if kind == MOVE_CARD:
         kernel.apply_move(rules, state, move)
-        if rules[TRANSFER_RULE] == TRANSFER_NOT_TWICE and destination == rules[CENTRE_PILE]:
-            state[rules[OFFSET_COUNTERS] + COUNTER_BORROWED] = source >= rules[FIRST_FOUNDATION]
+        if destination == rules[LAST_SOURCE_PILE]:
+            state[rules[OFFSET_COUNTERS] + COUNTER_LAST_SOURCE] = (
+                rules[LAST_SOURCE_KINDS] >> kernel.spec(rules, source, P_KIND)
+            ) & 1
     elif kind == MOVE_TURN:
         fill_gaps(rules, state)
         if kernel.height(rules, state, source) > 0:
@@ -237,9 +239,9 @@ def fill_gaps(rules, state):
 
 @allocation_free
 def card_moves_irreversible(rules):
-    """Whether a card move may do more than move its card (a refill, or a
-    counter that ``TRANSFER_NOT_TWICE`` keeps): then it is not its own inverse."""
-    if rules[TRANSFER_RULE] == TRANSFER_NOT_TWICE:
+    """Whether a card move may do more than move its card (a refill, or the
+    record of the last card's source, ``COUNTER_LAST_SOURCE``): then it is not its own inverse."""
+    if rules[LAST_SOURCE_PILE] >= 0:
         return True
     for pile in range(rules[N_PILES]):
         if kernel.spec(rules, pile, P_FILL) == FILL_REFILL:

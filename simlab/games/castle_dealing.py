@@ -2,23 +2,7 @@
 
 from __future__ import annotations
 
-from simlab.deals import deal_partial_round, deal_rounds, shuffled_talon
-
-
-def is_ace(card: int) -> bool:
-    return card % 13 == 0
-
-
-def aces_to_bottom(talon: list[int]) -> list[int]:
-    """PySolFC's hook for Beleaguered Castle: aces last, others keep their order."""
-    aces = sorted((c for c in talon if is_ace(c)), key=lambda c: -(c // 13))
-    return aces + [c for c in talon if not is_ace(c)]
-
-
-def aces_to_top(talon: list[int]) -> list[int]:
-    """PySolFC's hook for Citadel: aces first (dealt to their foundations)."""
-    aces = sorted((c for c in talon if is_ace(c)), key=lambda c: -(c // 13))
-    return [c for c in talon if not is_ace(c)] + aces
+from simlab.deals import aces_to_bottom, deal_partial_round, deal_rounds, shuffled_talon
 
 
 def name_rows(rows: list[list[int]]) -> dict[str, list[int]]:

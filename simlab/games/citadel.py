@@ -13,10 +13,9 @@ the ``deal`` parameter names the rule:
 
 from __future__ import annotations
 
-from simlab.deals import shuffled_talon
+from simlab.deals import aces_to_top, is_ace, shuffled_talon
 from simlab.engine.game import Game
 from simlab.engine.layout import Layout
-from simlab.games.castle_dealing import aces_to_top, is_ace
 from simlab.games.catalog import register_game
 from simlab.params import Param
 

@@ -8,10 +8,13 @@ suit ``i``: C, S, H, D).
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from simlab.deals import shuffled_talon
 from simlab.engine.layout import (
     BUILD_DOWN_SAME_SUIT,
     DIR_UP,
+    FILL_NONE,
     KIND_CELL,
     KIND_FOUNDATION,
     KIND_RESERVE,
@@ -25,6 +28,8 @@ from simlab.params import Param
 FANS = 18
 FAN_SIZE = 3  # cards per fan at the deal and after a redeal (the last fan holds fewer)
 
+REDEALS_DOC = "redeals (gather, shuffle from the deal's random stream, deal in threes) the player may take"
+DRAW_DOC = "Hoyle's draw: once no redeal is left, one card may be pulled from under a fan's top and played"
 FOUNDATION_RETURN_DOC = (
     "a foundation's top card may go back onto a fan that takes it (PySolFC allows it; once no redeal is ahead "
     "it never helps, fans building down in suit: docs/rules.md section 9)"
@@ -33,6 +38,21 @@ FOUNDATION_RETURN_DOC = (
 
 def foundation_return_param(default: bool) -> Param:
     return Param(bool, default, FOUNDATION_RETURN_DOC)
+
+
+def redeal_parameters() -> dict[str, Param]:
+    """The parameters of La Belle Lucie and Trefoil: redeals, Hoyle's draw, foundation_return."""
+    return {
+        "redeals": Param(int, 2, REDEALS_DOC, low=0, high=10),
+        "draw": Param(bool, False, DRAW_DOC),
+        "foundation_return": foundation_return_param(False),
+    }
+
+
+def redeal_layout(fans: int, params: Mapping[str, Any], aces_stay: bool = False) -> Layout:
+    """La Belle Lucie's and Trefoil's fans (never filled) under ``redeal_parameters``."""
+    return fan_layout(fans, FILL_NONE, redeals=params["redeals"], draws=int(params["draw"]),
+                      foundation_return=params["foundation_return"], aces_stay=aces_stay)
 
 
 def fan_layout(fans: int, empty_fill: int, redeals: int = 0, draws: int = 0,
@@ -81,11 +101,3 @@ def round_robin_fans(deal_number: int) -> list[list[int]]:
         fans[index % FANS].append(talon.pop())
         index += 1
     return fans
-
-
-def aces_to_bottom(talon: list[int]) -> list[int]:
-    """PySolFC's ``_shuffleHookMoveToBottom`` for the aces: the other cards keep
-    their order, the aces go under them, so that they are dealt last, the
-    ace of clubs first (suit order C, S, H, D)."""
-    aces = sorted((card for card in talon if card % 13 == 0), key=lambda card: -(card // 13))
-    return aces + [card for card in talon if card % 13 != 0]

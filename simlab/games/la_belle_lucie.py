@@ -15,13 +15,9 @@ shuffles, which the solver sees (its ``thoughtful`` verdict is an upper bound).
 from __future__ import annotations
 
 from simlab.engine.game import Game
-from simlab.engine.layout import FILL_NONE, Layout
+from simlab.engine.layout import Layout
 from simlab.games.catalog import register_game
-from simlab.games.fan_family import FANS, fan_layout, fans_of, foundation_return_param, pysolfc_fans
-from simlab.params import Param
-
-REDEALS_DOC = "redeals (gather, shuffle from the deal's random stream, deal in threes) the player may take"
-DRAW_DOC = "Hoyle's draw: once no redeal is left, one card may be pulled from under a fan's top and played"
+from simlab.games.fan_family import FANS, fans_of, pysolfc_fans, redeal_layout, redeal_parameters
 
 
 @register_game
@@ -29,15 +25,10 @@ class LaBelleLucie(Game):
     name = "la_belle_lucie"
     title = "La Belle Lucie"
     pysol_id = 901
-    parameters = {
-        "redeals": Param(int, 2, REDEALS_DOC, low=0, high=10),
-        "draw": Param(bool, False, DRAW_DOC),
-        "foundation_return": foundation_return_param(False),
-    }
+    parameters = redeal_parameters()
 
     def layout(self) -> Layout:
-        return fan_layout(FANS, FILL_NONE, redeals=self.params["redeals"], draws=int(self.params["draw"]),
-                          foundation_return=self.params["foundation_return"])
+        return redeal_layout(FANS, self.params)
 
     def deal_piles(self, deal_number: int) -> dict[str, list[int]]:
         return fans_of(pysolfc_fans(deal_number))

@@ -10,13 +10,11 @@ helps when fans build down in suit, docs/rules.md section 9).
 
 from __future__ import annotations
 
-from simlab.deals import deal_rounds, shuffled_talon
+from simlab.deals import aces_to_bottom, deal_rounds, shuffled_talon
 from simlab.engine.game import Game
-from simlab.engine.layout import FILL_NONE, Layout
+from simlab.engine.layout import Layout
 from simlab.games.catalog import register_game
-from simlab.games.fan_family import FAN_SIZE, aces_to_bottom, fan_layout, fans_of, foundation_return_param
-from simlab.games.la_belle_lucie import DRAW_DOC, REDEALS_DOC
-from simlab.params import Param
+from simlab.games.fan_family import FAN_SIZE, fans_of, redeal_layout, redeal_parameters
 
 TREFOIL_FANS = 16
 
@@ -26,15 +24,10 @@ class Trefoil(Game):
     name = "trefoil"
     title = "Trefoil"
     pysol_id = 88
-    parameters = {
-        "redeals": Param(int, 2, REDEALS_DOC, low=0, high=10),
-        "draw": Param(bool, False, DRAW_DOC),
-        "foundation_return": foundation_return_param(False),
-    }
+    parameters = redeal_parameters()
 
     def layout(self) -> Layout:
-        return fan_layout(TREFOIL_FANS, FILL_NONE, redeals=self.params["redeals"], draws=int(self.params["draw"]),
-                          foundation_return=self.params["foundation_return"], aces_stay=True)
+        return redeal_layout(TREFOIL_FANS, self.params, aces_stay=True)
 
     def deal_piles(self, deal_number: int) -> dict[str, list[int]]:
         talon = aces_to_bottom(shuffled_talon(deal_number))

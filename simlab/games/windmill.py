@@ -11,7 +11,8 @@ The rule sets of the sources differ a lot, so each difference is a parameter
 whole are one more (``welford``: separate packs, four two-card sails filled
 only when the stock is turned, the first-queen limit during pack one);
 ``reversed`` is Wikipedia's alternate variation, the same game with every rank
-r read as 14 - r. The stock is face down, so the solver, which sees it, gives
+r read as 14 - r: its layout, deals and rules are Windmill's, and only the
+names of its cards differ (``rank_label``). The stock is face down, so the solver, which sees it, gives
 ``thoughtful`` verdicts.
 """
 
@@ -22,6 +23,7 @@ from typing import Any, Mapping
 from simlab.deals import shuffled_talon
 from simlab.engine.game import Game
 from simlab.engine.layout import (
+    ALWAYS,
     BUILD_NONE,
     DIR_DOWN,
     DIR_UP,
@@ -32,11 +34,11 @@ from simlab.engine.layout import (
     KIND_FOUNDATION,
     KIND_ROW,
     KIND_WASTE,
-    TRANSFER_ANY,
-    TRANSFER_NOT_TWICE,
-    TRANSFER_ROWS_FIRST,
+    NO_ROW_FITS,
     Layout,
     PileSpec,
+    last_not_from,
+    stock_deeper,
 )
 from simlab.games.catalog import register_game
 from simlab.params import Param
@@ -49,7 +51,8 @@ CENTRE_LIMIT = 52  # four runs of A..K
 FIRST_QUEEN = 12  # Welford: cards the centre holds at most while pack one is in the stock
 KING_PILES = tuple(f"foundation{i}" for i in range(1, 5))
 
-TRANSFERS = {"free": TRANSFER_ANY, "strict": TRANSFER_NOT_TWICE, "none": TRANSFER_ANY, "welford": TRANSFER_ROWS_FIRST}
+# When the centre takes a king pile's card, by rule set (``transfer``; none: the king piles never give)
+TRANSFERS = {"free": ALWAYS, "strict": last_not_from(KIND_FOUNDATION), "none": ALWAYS, "welford": NO_ROW_FITS}
 TRANSFER_DOC = (
     "what a king pile's top card may do: free (PySolFC: to the centre or another king pile, any number in a row), "
     "strict (Wikipedia: to the centre only, never two borrowed cards in a row), none (never moves), welford "
@@ -64,11 +67,6 @@ WELFORD_DOC = (
 )
 REVERSED_DOC = "Wikipedia's alternate variation: every rank r becomes 14-r (a king centre building down, ace piles up)"
 WELFORD_DEFAULTS = {"transfer": "welford", "centre_to_king": False, "redeals": 1}
-
-
-def mirrored(card: int) -> int:
-    """The card of rank 14 - r for a card of rank r (same deck and suit)."""
-    return card - card % 13 + 12 - card % 13
 
 
 @register_game
@@ -109,34 +107,37 @@ class Windmill(Game):
         overrides["waste"] = waste_spec
         overrides["foundation0"] = self.centre()
         overrides.update({name: self.king_pile(name) for name in KING_PILES})
-        transfer = self.params["transfer"]
         layout = Layout(rows=sails, foundations=5, decks=2, stock=True, build=BUILD_NONE, empty_fill=FILL_NONE,
                         max_dealt=WELFORD_SAIL_DEPTH if welford else 1, foundation_mode=FOUNDATION_ANY_SUIT,
-                        recycles=self.params["redeals"], transfer_rule=TRANSFERS[transfer], centre="foundation0",
-                        suits_matter=False, ranks_mirrored=self.params["reversed"])
+                        recycles=self.params["redeals"], suits_matter=False)
         return layout.with_overrides(**overrides)
 
+    def rank_label(self, rank: int) -> int:
+        """Reversed: rank r (1..13) read as 14 - r; the kernels play Windmill."""
+        return 12 - rank if self.params["reversed"] else rank
+
     def centre(self) -> PileSpec:
-        """The centre: from its dealt ace (king, reversed) by one rank, any suit, wrapping, to 52 cards."""
+        """The centre: from its dealt ace by one rank, any suit, wrapping, to 52 cards."""
         takes_transfers = self.params["transfer"] != "none"
         sources = (KIND_ROW, KIND_WASTE, KIND_FOUNDATION) if takes_transfers else (KIND_ROW, KIND_WASTE)
-        early = (FIRST_QUEEN, PACK) if self.params["welford"] else (0, 0)
-        return PileSpec(KIND_FOUNDATION, build=DIR_DOWN if self.params["reversed"] else DIR_UP, wrap=True,
+        welford = self.params["welford"]
+        return PileSpec(KIND_FOUNDATION, build=DIR_UP, wrap=True,
                         gives=self.params["centre_to_king"], keeps=1, accepts_from=sources,
-                        base=12 if self.params["reversed"] else 0, limit=CENTRE_LIMIT, slots=CENTRE_LIMIT,
-                        early_limit=early[0], early_stock=early[1])
+                        base=0, limit=CENTRE_LIMIT, slots=CENTRE_LIMIT,
+                        cap=FIRST_QUEEN if welford else 0, cap_while=stock_deeper(PACK) if welford else ALWAYS,
+                        guarded_kinds=(KIND_FOUNDATION,), guard=TRANSFERS[self.params["transfer"]])
 
     def king_pile(self, name: str) -> PileSpec:
-        """A king pile (an ace pile, reversed): any king, then down one rank, any suit, to the ace.
+        """A king pile: any king, then down one rank, any suit, to the ace.
         The four are alike: a position's hash ignores their order."""
         transfer = self.params["transfer"]
         takes_foundations = transfer == "free" or self.params["centre_to_king"]
         sources = (KIND_ROW, KIND_WASTE) + ((KIND_FOUNDATION,) if takes_foundations else ())
         # every king pile refuses every king pile's card (a pile never takes its own), so they stay alike
         refused = () if transfer == "free" else KING_PILES
-        return PileSpec(KIND_FOUNDATION, build=DIR_UP if self.params["reversed"] else DIR_DOWN,
+        return PileSpec(KIND_FOUNDATION, build=DIR_DOWN,
                         gives=transfer != "none", keeps=int(transfer == "welford"), accepts_from=sources,
-                        refuses=refused, base=0 if self.params["reversed"] else 12,
+                        refuses=refused, base=12,
                         dead_when_full=transfer == "welford", alike="" if name == KING_PILES[0] else KING_PILES[0])
 
     def deal_piles(self, deal_number: int) -> dict[str, list[int]]:
@@ -158,12 +159,10 @@ class Windmill(Game):
         """PySolFC's talon of game ``deal_number`` (its end is the top): the two
         packs shuffled together, then the ace of clubs of pack one moved to the
         top. Welford's: the same shuffle with each pack's cards kept in their
-        order and pack one above pack two. Reversed: every rank mirrored."""
+        order and pack one above pack two."""
         talon = shuffled_talon(deal_number, decks=2)
         if self.params["welford"]:
             talon = [card for card in talon if card >= PACK] + [card for card in talon if card < PACK]
         talon.remove(0)
         talon.append(0)
-        if self.params["reversed"]:
-            talon = [mirrored(card) for card in talon]
         return talon

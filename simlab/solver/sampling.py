@@ -40,7 +40,6 @@ from simlab.engine.layout import (
     MOVE_TURN,
     OFFSET_HEIGHTS,
     P_VISIBLE,
-    RANKS_MIRRORED,
     STOCK_PILE,
     VISIBLE_ALL,
 )
@@ -82,16 +81,9 @@ def advance(game: Game, known: np.ndarray, code: int, seen: np.ndarray) -> tuple
 
 
 def unseen_cards(game: Game, known: np.ndarray) -> np.ndarray:
-    """Every card of the game the player has not seen, in id order (in a game
-    that is another with its ranks mirrored, in the order of their mirror
-    images: reversed Windmill then draws the same orders as Windmill, and plays
-    alike, move for move)."""
+    """Every card of the game the player has not seen, in id order."""
     cards = known[card_slots(game)]
-    unseen = np.setdiff1d(np.arange(game.table.n_cards), cards[cards >= 0])
-    if game.rules[RANKS_MIRRORED]:
-        rank = unseen % 13
-        unseen = unseen[np.argsort(unseen - rank + 12 - rank, kind="stable")]
-    return unseen
+    return np.setdiff1d(np.arange(game.table.n_cards), cards[cards >= 0])
 
 
 def complete(game: Game, known: np.ndarray, order: np.ndarray) -> np.ndarray:
