@@ -87,7 +87,7 @@ MISDESCRIBED = [
     ("any suit declared by suit", CASTLE.with_overrides(**{f"foundation{i}": ANY_SUIT_FOUNDATION for i in range(4)}),
      ["FOUNDATION_MODE", "Layout.foundation_mode is FOUNDATION_BY_SUIT", "say FOUNDATION_ANY_SUIT"]),
     ("a chosen base declared by suit", Layout(rows=8, max_dealt=6, foundation_mode=L.FOUNDATION_CHOSEN_BASE,
-                                              foundation_wrap=True, autoplay=L.AUTOPLAY_SAME_SUIT).with_overrides(
+                                              foundation_wrap=True).with_overrides(
         **{f"foundation{i}": PileSpec(L.KIND_FOUNDATION, build=L.DIR_UP, gives=False, suit=i, wrap=True)
            for i in range(4)}), ["FOUNDATION_MODE", "is FOUNDATION_CHOSEN_BASE", "say FOUNDATION_BY_SUIT"]),
     ("suits read while hashing ranks only", Layout(rows=8, max_dealt=6, suits_matter=False),
