@@ -11,10 +11,12 @@ deal. The records of a commit are kept in ``results/compare/<commit>/<case>.json
 (they are a pure function of the commit and the case), so a second comparison
 against the same base plays only the new commit.
 
-The cases are the issue's: deals 1-1000 of every game and rule set under
-random, greedy, heuristic and the solver at its default budget; deals 1-200 for
-Windmill's rule sets (the solver at 500,000 positions) and for the fair players
-(``round_max`` and ``solver`` in fair mode).
+The cases: deals 1-1000 of every game and rule set under random, greedy,
+heuristic and the solver (at its default budget for Beleaguered Castle, at
+2,000,000 positions elsewhere: see ``THOUGHTFUL``); deals 1-200 for Windmill's
+rule sets (the solver at 100,000 positions) and for the fair players of La Belle
+Lucie and Trefoil (``round_max`` and ``solver`` in fair mode); deals 1-20 for
+Windmill's fair player. ``--deals N`` plays each case's first N deals only.
 """
 
 from __future__ import annotations
