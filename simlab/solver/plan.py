@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -157,8 +158,21 @@ class SearchPlan:
 CHOICES = ("hashing", "rows", "undo", "autoplay", "relaxation", "restarts", "information")
 
 
+# One plan per game object: solve, the round searches and the fair players ask
+# for it at every search (tens of microseconds each to derive, in their loops).
+_PLANS: WeakKeyDictionary[Game, SearchPlan] = WeakKeyDictionary()
+
+
 def plan_for(game: Game) -> SearchPlan:
-    """The search plan of ``game`` (module docstring)."""
+    """The search plan of ``game`` (module docstring), derived once per game."""
+    plan = _PLANS.get(game)
+    if plan is None:
+        plan = _PLANS[game] = derive_plan(game)
+    return plan
+
+
+def derive_plan(game: Game) -> SearchPlan:
+    """Every choice of ``game``'s search, with its reason."""
     rules = game.rules
     snapshots = bool(card_moves_irreversible(rules))
     autoplay, autoplay_reason = automatic_plays(game)
