@@ -10,6 +10,7 @@ import pandas as pd
 
 from simlab.experiments.config import ExperimentConfig
 from simlab.experiments.history import config_changes
+from simlab.experiments.tables import critical_table
 
 MAX_LISTED_COMPARISONS = 12
 
@@ -38,6 +39,7 @@ def report_markdown(config: ExperimentConfig, tables: dict[str, pd.DataFrame], f
         _win_rates(tables["summary"], figures),
         _claims(tables["claims"], config),
         _comparisons(tables["comparisons"]),
+        _critical_decisions(tables["deals"], figures),
         _other_figures(figures),
         _files(),
         "## Resolved config\n\n```yaml\n" + config.to_yaml() + "```\n",
@@ -171,6 +173,30 @@ def _comparisons(comparisons: pd.DataFrame) -> str:
     if len(significant) > MAX_LISTED_COMPARISONS:
         lines.append(f"- … and {len(significant) - MAX_LISTED_COMPARISONS} more in `comparisons.csv`.")
     return "\n".join(lines) + "\n"
+
+
+def _critical_decisions(deals: pd.DataFrame, figures: list[str]) -> str:
+    """How unforgiving the won deals are, where a policy counted their critical decisions."""
+    table = critical_table(deals)
+    if table.empty:
+        return ""
+    rows = [[r.game, r.policy, r.information, r.won, r.probed, f"{r.mean_positions:.0f}",
+             f"{r.mean_critical:.1f}", f"{r.median_critical:.0f}", percent(r.mean_share),
+             percent(r.median_share), f"{r.undecided_deals} ({r.mean_undecided:.1f})"]
+            for r in table.itertuples()]
+    text = ["## Critical decisions\n",
+            "Along each won deal's winning line, a position with a choice is critical when some other "
+            "legal move there was proved lost by a probe of the solver (`probe_budget` positions; the "
+            "probes see every card). A move left unknown is never counted as losing: positions with "
+            "only such moves are *undecided*. A designer's measure of how unforgiving a deal is "
+            "(`critical_decisions`, `decision_positions`, `critical_share`, `critical_undecided` in "
+            "`deals.csv`).\n",
+            markdown_table(["game", "policy", "sees", "won", "probed", "mean positions with a choice",
+                            "mean critical", "median critical", "mean share", "median share",
+                            "deals with undecided (mean)"], rows), ""]
+    if "critical_decisions" in figures:
+        text.append("![Critical decisions](critical_decisions.png)\n")
+    return "\n".join(text)
 
 
 def _other_figures(figures: list[str]) -> str:

@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import matplotlib
+import matplotlib.ticker
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
@@ -215,6 +216,32 @@ def cards_home_figure(frame: pd.DataFrame) -> Figure | None:
     return figure
 
 
+def critical_figure(frame: pd.DataFrame) -> Figure | None:
+    """Distribution of the critical share (critical decisions per position with a choice,
+    ``simlab.solver.critical``) over won deals, one panel per game, a line per policy;
+    None when no deal has it."""
+    if "critical_share" not in frame:
+        return None
+    counted = frame[(frame["verdict"] == WON) & frame["critical_share"].notna()]
+    if counted.empty:
+        return None
+    games = list(counted["game"].unique())
+    colours = _policy_colours(list(frame["policy"].unique()))
+    figure, axes = _grid(len(games))
+    bins = np.linspace(0.0, max(0.05, float(counted["critical_share"].max())) * 1.0001, 21)
+    for axis, game in zip(axes, games):
+        for policy, group in counted[counted["game"] == game].groupby("policy", sort=False):
+            shares = group["critical_share"].to_numpy(float)
+            axis.hist(shares, bins=bins, histtype="step", linewidth=1.5, color=colours[policy],
+                      label=f"{_wrap(policy)} ({len(shares)}; median {100 * np.median(shares):.0f}%)")
+        axis.set(title=_wrap(game), xlabel="critical share of decisions", ylabel="won deals")
+        axis.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+        axis.legend(title="policy (won deals)", frameon=False, fontsize="x-small")
+    figure.suptitle("Critical decisions along each won deal's line\n(positions where another legal move "
+                    "was proved lost, per position with a choice)", fontsize="medium")
+    return figure
+
+
 def save_figures(folder: Path, frame: pd.DataFrame, summary: pd.DataFrame,
                  claims: pd.DataFrame) -> list[str]:
     """Draw and save every figure that has data; return their names (without extension)."""
@@ -223,6 +250,7 @@ def save_figures(folder: Path, frame: pd.DataFrame, summary: pd.DataFrame,
         "convergence": convergence_figure(frame, claims) if len(frame) else None,
         "solver_effort": effort_figure(frame),
         "cards_home_lost": cards_home_figure(frame),
+        "critical_decisions": critical_figure(frame),
     }
     saved = []
     for name, figure in figures.items():

@@ -40,6 +40,13 @@ ROW_COLUMNS = ("cell", "deal", "verdict", "end_reason", "moves", "cards_home", "
 # The per-deal table (``deals_frame``): one row per (game, policy, deal).
 DEAL_COLUMNS = ("game", "policy", "information", "deal", "verdict", "end_reason", "moves", "cards_home", "nodes",
                 "cpu_seconds", "error")
+# Optional per-deal counts, NULL where a policy did not compute them: the critical
+# decisions along a won line (``PlayRecord.critical*``, the solver's ``probe_budget``).
+# Columns added to the database after its first release (``_add_optional_columns``).
+CRITICAL_COLUMNS = ("critical_decisions", "decision_positions", "critical_undecided")
+# Their columns in the per-deal table, present only when some deal of it has them
+# (``critical_share`` is derived): tables of other experiments keep their columns.
+DEAL_CRITICAL_COLUMNS = ("critical_decisions", "decision_positions", "critical_share", "critical_undecided")
 # What the policy of a cell knew (``information_label``): every table says which it shows.
 OPEN, THOUGHTFUL, FAIR = "open", "thoughtful", "fair"
 TIMING_COLUMNS = ("cpu_seconds",)  # differ from run to run; leave out of equality checks
@@ -166,7 +173,16 @@ class ResultStore:
         # NORMAL in WAL mode: a commit survives a crash of this process (not a power cut).
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        self._add_optional_columns()
         self._db.commit()
+
+    def _add_optional_columns(self) -> None:
+        """Add the nullable ``CRITICAL_COLUMNS`` to a database made before they existed
+        (its rows read back as not computed)."""
+        present = {row[1] for row in self._db.execute("PRAGMA table_info(deals)")}
+        for column in CRITICAL_COLUMNS:
+            if column not in present:
+                self._db.execute(f"ALTER TABLE deals ADD COLUMN {column} INTEGER")
 
     def close(self) -> None:
         self._db.close()
@@ -189,15 +205,17 @@ class ResultStore:
 
     def add_rows(self, rows: Iterable[dict[str, Any]]) -> None:
         """Write one chunk's rows in one transaction (a rerun replaces failed rows)."""
-        values = [tuple(row[c] for c in ROW_COLUMNS) for row in rows]
+        values = [tuple(row[c] for c in ROW_COLUMNS) + tuple(_optional(row.get(c)) for c in CRITICAL_COLUMNS)
+                  for row in rows]
+        columns = ROW_COLUMNS + CRITICAL_COLUMNS
         with self._db:
-            self._db.executemany(
-                f"INSERT OR REPLACE INTO deals VALUES ({', '.join('?' * len(ROW_COLUMNS))})", values)
+            self._db.executemany(f"INSERT OR REPLACE INTO deals ({', '.join(columns)}) "
+                                 f"VALUES ({', '.join('?' * len(columns))})", values)
 
     def rows(self, keys: list[str]) -> pd.DataFrame:
         """Every stored row of the cells ``keys``."""
         marks = ", ".join("?" * len(keys))
-        query = f"SELECT {', '.join(ROW_COLUMNS)} FROM deals WHERE cell IN ({marks})"
+        query = f"SELECT {', '.join(ROW_COLUMNS + CRITICAL_COLUMNS)} FROM deals WHERE cell IN ({marks})"
         return pd.read_sql_query(query, self._db, params=keys)
 
     def start_session(self, started: str, planned: int) -> int:
@@ -280,8 +298,31 @@ def deals_frame(config: ExperimentConfig, store: ResultStore, tracebacks: bool =
     rows["game"] = rows["cell"].map({c.key: c.game.label for c in cells})
     rows["policy"] = rows["cell"].map({c.key: c.policy.label for c in cells})
     rows["information"] = rows["cell"].map({c.key: c.information or information_label(c) for c in cells})
-    columns = list(DEAL_COLUMNS) + (["traceback"] if tracebacks else [])
+    rows = with_critical_share(rows)
+    columns = list(DEAL_COLUMNS) + critical_columns(rows) + (["traceback"] if tracebacks else [])
     return typed_deals(rows[columns].reset_index(drop=True))
+
+
+def _optional(value: Any) -> int | None:
+    """An optional count as SQLite takes it: None for a missing value (None, NaN, pandas' NA)."""
+    return None if value is None or value == "" or pd.isna(value) else int(value)
+
+
+def with_critical_share(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with ``critical_share``: critical decisions per position with a choice
+    (0 without one; empty where not computed)."""
+    critical = pd.to_numeric(rows["critical_decisions"], errors="coerce")
+    positions = pd.to_numeric(rows["decision_positions"], errors="coerce")
+    share = (critical / positions.where(positions > 0)).where(positions > 0, 0.0).where(critical.notna())
+    return rows.assign(critical_share=share)
+
+
+def critical_columns(frame: pd.DataFrame) -> list[str]:
+    """``DEAL_CRITICAL_COLUMNS`` when some deal of ``frame`` has a count, else none."""
+    if "critical_decisions" not in frame:
+        return []
+    counted = pd.to_numeric(frame["critical_decisions"].replace("", None), errors="coerce").notna().any()
+    return list(DEAL_CRITICAL_COLUMNS) if counted else []
 
 
 def information_label(cell: Cell) -> str:
@@ -305,4 +346,8 @@ def typed_deals(frame: pd.DataFrame) -> pd.DataFrame:
     frame["cpu_seconds"] = frame["cpu_seconds"].astype("float64")
     for column in ("game", "policy", "information", "verdict", "end_reason", "error"):
         frame[column] = frame[column].fillna("").astype(str)
+    for column in DEAL_CRITICAL_COLUMNS:
+        if column in frame:  # empty where not computed (a re-read deals.csv holds "")
+            values = pd.to_numeric(frame[column].replace("", None), errors="coerce")
+            frame[column] = values.astype("float64" if column == "critical_share" else "Int64")
     return frame

@@ -185,3 +185,37 @@ def _game_rows(played: pd.DataFrame, level: float) -> Iterable[dict[str, Any]]:
                 "difference": difference, "difference_low": low, "difference_high": high,
                 "odds_ratio": odds_ratio, "test": "Fisher exact", "p_value": p_value,
             }
+
+
+CRITICAL_COLUMNS = [
+    "game", "policy", "information", "won", "probed", "mean_positions", "mean_critical", "median_critical",
+    "mean_share", "median_share", "max_share", "undecided_deals", "mean_undecided",
+]
+
+
+def critical_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per game and policy whose won deals had their critical decisions counted
+    (``simlab.solver.critical``): won deals, those probed, mean positions with a choice,
+    mean and median critical decisions and share, and how many deals had undecided
+    positions (an alternative left unknown within the probe budget) with their mean.
+    Empty when the per-deal table has no such count."""
+    if "critical_decisions" not in frame:
+        return pd.DataFrame(columns=CRITICAL_COLUMNS)
+    rows = []
+    for (game, policy), group in _groups(frame, ["game", "policy"]):
+        probed = group[(group["verdict"] == WON) & group["critical_decisions"].notna()]
+        if probed.empty:
+            continue
+        critical = probed["critical_decisions"].astype(float)
+        share = probed["critical_share"].astype(float)
+        undecided = probed["critical_undecided"].astype(float)
+        rows.append({
+            "game": game, "policy": policy, "information": _information(group),
+            "won": int((group["verdict"] == WON).sum()), "probed": len(probed),
+            "mean_positions": float(probed["decision_positions"].astype(float).mean()),
+            "mean_critical": float(critical.mean()), "median_critical": float(critical.median()),
+            "mean_share": float(share.mean()), "median_share": float(share.median()),
+            "max_share": float(share.max()), "undecided_deals": int((undecided > 0).sum()),
+            "mean_undecided": float(undecided.mean()),
+        })
+    return pd.DataFrame(rows, columns=CRITICAL_COLUMNS)

@@ -22,7 +22,7 @@ from simlab.games import make_game
 from simlab.play import play_deal
 from simlab.policies import make_policy
 from simlab.policies.base import Policy
-from simlab.policies.record import LOST, UNKNOWN, WON
+from simlab.policies.record import LOST, UNKNOWN, WON, PlayRecord
 
 ERROR = "error"
 VERDICTS = (WON, LOST, UNKNOWN)
@@ -85,8 +85,14 @@ def play_one(cell: str, game: Game, policy: Policy, deal: int, root_seed: int) -
         "cell": cell, "deal": deal, "verdict": record.verdict, "end_reason": str(record.end_reason),
         "moves": int(record.move_count), "cards_home": int(record.cards_home),
         "nodes": int(record.nodes), "cpu_seconds": time.process_time() - start,
-        "error": "", "traceback": "",
+        "error": "", "traceback": "", **critical_fields(record),
     }
+
+
+def critical_fields(record: PlayRecord) -> dict[str, int | None]:
+    """The record's critical decisions as the store's optional columns (None: not computed)."""
+    return {"critical_decisions": record.critical, "decision_positions": record.critical_positions,
+            "critical_undecided": record.critical_undecided}
 
 
 def error_row(cell: str, deal: int, error: BaseException, seconds: float) -> dict[str, Any]:

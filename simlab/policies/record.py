@@ -24,6 +24,11 @@ class PlayRecord:
         moves: every move made (for a solver: its winning line, auto-moves included).
         cards_home: cards on the foundations at the end.
         nodes: positions the solver searched (0 for other policies).
+        critical: critical decisions along a won line (``simlab.solver.critical``):
+            positions where some other legal move was proved lost; None when not
+            computed (the ``solver`` policy with ``probe_budget`` > 0 computes it).
+        critical_positions: positions along that line with more than one legal move.
+        critical_undecided: positions not critical where some other move stayed unknown.
     """
 
     verdict: str
@@ -31,6 +36,9 @@ class PlayRecord:
     moves: list[Move] = field(default_factory=list)
     cards_home: int = 0
     nodes: int = 0
+    critical: int | None = None
+    critical_positions: int | None = None
+    critical_undecided: int | None = None
 
     @property
     def won(self) -> bool:

@@ -12,6 +12,7 @@ from simlab.policies.fair_rounds import play_fair
 from simlab.policies.fair_stock import play_sampled
 from simlab.policies.record import PlayRecord
 from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, SolverError, solve
+from simlab.solver.critical import critical_decisions
 from simlab.solver.replay import replay
 from simlab.solver.sampling import hides_only_a_stock
 
@@ -42,6 +43,9 @@ class SolverPolicy(Policy):
         "table_bits": Param(
             int, DEFAULT_TABLE_BITS, "transposition table of 2**bits positions (8 bytes each)", low=10, high=30
         ),
+        "probe_budget": Param(int, 0, "0: off; else, for a won deal, count the critical decisions along its "
+                              "winning line (simlab.solver.critical): every other legal move at each position "
+                              "is solved within this many positions (the probes see every card)", low=0),
     }
 
     @property
@@ -50,6 +54,16 @@ class SolverPolicy(Policy):
         return self.params.get("mode", "thoughtful") == "thoughtful"
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
+        record = self._play(game, state, rng)
+        probe_budget = self.params.get("probe_budget", 0)
+        if probe_budget > 0 and record.won:
+            found = critical_decisions(game, state, record.moves, probe_budget)
+            record.critical, record.critical_positions = found.critical, found.positions
+            record.critical_undecided = found.undecided
+        return record
+
+    def _play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
+        """The deal played (or solved) as ``mode`` says."""
         if self.params["mode"] == "fair" and game.has_hidden_cards:
             if not hides_only_a_stock(game):
                 raise SolverError(f"{game.name}: the fair solver plays games whose cards are all face up "
