@@ -20,7 +20,13 @@ from simlab.solver.sampling import hides_only_a_stock
 @register_policy
 class SolverPolicy(Policy):
     """Searches for a win: ``won``, ``lost`` when the search was exhaustive, or
-    ``unknown`` when the budget or the table runs out first."""
+    ``unknown`` when the budget or the table runs out first.
+
+    With ``probe_budget`` > 0, a won deal's record also carries the critical
+    decisions along its winning line (``simlab.solver.critical``; the probes
+    see every card, in fair mode too), counted after the deal is decided: the
+    verdict, line and ``nodes`` are those of the search alone (the probes' cost
+    shows only in the deal's CPU seconds)."""
 
     name = "solver"
     budgeted = True
