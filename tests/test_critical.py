@@ -3,6 +3,7 @@ positions to the ``deals.csv`` columns of an experiment."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from pathlib import Path
 
@@ -128,6 +129,34 @@ def test_a_position_without_a_choice_is_not_counted(tiny: Game) -> None:
     found = critical_decisions(tiny, start, line, probe_budget=10_000)
     assert (found.positions, found.critical_at) == oracle(tiny, start, line)
     assert found.positions < len(line) and 0 not in found.critical_at
+
+
+def drawn_positions(game: Game, count: int) -> list[State]:
+    """Winnable Tiny Castle positions of the clubs and spades from the 8 up, dealt
+    into three rows by a seeded shuffle (the same every run)."""
+    rng = random.Random(22)
+    cards = [rank + suit for suit in "CS" for rank in "89TJQK"]
+    positions = []
+    while len(positions) < count:
+        rng.shuffle(cards)
+        first, second = sorted(rng.sample(range(1, len(cards)), 2))
+        rows = (cards[:first], cards[first:second], cards[second:])
+        state = game.state_from_piles({**TRAP, "foundation0": full("C", "7"), "foundation1": full("S", "7"),
+                                       **{f"row{i}": " ".join(row) for i, row in enumerate(rows)}})
+        if winnable(game, state):
+            positions.append(state)
+    return positions
+
+
+def test_drawn_positions_agree_with_the_oracle(tiny: Game) -> None:
+    critical = 0
+    for start in drawn_positions(tiny, 12):
+        line = solve(tiny, start).moves
+        found = critical_decisions(tiny, start, line, probe_budget=10_000)
+        assert (found.positions, found.critical_at) == oracle(tiny, start, line)
+        assert found.undecided == 0
+        critical += found.critical
+    assert critical > 0
 
 
 def test_unknown_alternatives_are_never_counted_as_losing(tiny: Game, trap: State,
