@@ -187,8 +187,8 @@ def _critical_decisions(deals: pd.DataFrame, figures: list[str]) -> str:
     text = ["## Critical decisions\n",
             "Along each won deal's winning line, a position with a choice is critical when some other "
             "legal move there was proved lost by a probe of the solver (`probe_budget` positions; the "
-            "probes see every card). A move left unknown is never counted as losing: positions with "
-            "only such moves are *undecided*. A designer's measure of how unforgiving a deal is "
+            "probes see every card). A move left unknown is never counted as losing: a position with no "
+            "lost move but some move left unknown is *undecided*. A designer's measure of how unforgiving a deal is "
             "(`critical_decisions`, `decision_positions`, `critical_share`, `critical_undecided` in "
             "`deals.csv`).\n",
             markdown_table(["game", "policy", "sees", "won", "probed", "mean positions with a choice",
