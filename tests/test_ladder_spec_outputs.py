@@ -125,10 +125,12 @@ def test_every_deal_gets_one_difficulty_consistent_with_its_rows(ladder_run):
 
 def test_the_difficulty_table_counts_every_deal(ladder_run):
     folder, deals = ladder_run
-    table = pd.read_csv(folder / "difficulty.csv")
+    table = pd.read_csv(folder / "difficulty.csv", keep_default_na=False)
     assert "game" in table.columns and "difficulty" in table.columns
-    counts = table.select_dtypes("number").sum().sum() if "deals" not in table.columns else table["deals"].sum()
-    assert counts == deals[["game", "deal"]].drop_duplicates().shape[0]
+    assert set(deals["difficulty"]) - {""} <= set(table["difficulty"])
+    count = next((c for c in ("deals", "count") if c in table.columns), None)
+    if count is not None:  # the column's name is not fixed by the issue; if it has one of these, it adds up
+        assert table[count].sum() == deals[["game", "deal"]].drop_duplicates().shape[0]
 
 
 def test_the_skill_curve_lists_every_rung_and_the_solver(ladder_run):
