@@ -301,10 +301,10 @@ def test_tap_destination_on_drawn_positions(game_name):
 
     game = make_game(game_name)
     checked = 0
-    for deal in (1, 2, 3):
+    for deal in range(1, 6):
         rng = np.random.default_rng([22, deal])
         state = game.initial_state(deal)
-        for step in range(40):
+        for step in range(50):
             for pile, name in enumerate(game.pile_names):
                 result = tap_destination(game, state, pile)
                 check_tap(game, state, name, result, f"{game_name} deal {deal} step {step}")
@@ -313,12 +313,13 @@ def test_tap_destination_on_drawn_positions(game_name):
             if not moves:
                 break
             state = game.apply(state, moves[int(rng.integers(len(moves)))])
-    assert checked > 50  # the walks reach plenty of taps that do something
+    assert checked > 100  # the walks reach plenty of taps that do something
 
 
 @pytest.mark.parametrize("game_name", CASTLE_GAMES)
 def test_tap_player_makes_only_taps(game_name):
-    """Every move of the ``tap`` player is a top card sent where the tap rule sends it."""
+    """Every move of the ``tap`` player is a top card sent where the tap rule sends it,
+    and it stops only when no tap reaches a new position."""
     from simlab.policies.tap import tap_destination
 
     game = make_game(game_name)
@@ -327,11 +328,21 @@ def test_tap_player_makes_only_taps(game_name):
         for deal in (1, 2):
             record = play_deal(game, policy, deal)
             state = game.initial_state(deal)
+            seen = {game.position_hash(state)}
             for move in record.moves:
                 destination = tap_destination(game, state, game.pile_index[move.source])
                 assert destination is not None and game.pile_names[int(destination)] == move.destination, (
                     f"{params} deal {deal}: {move} is not the tap of {move.source}")
                 state = game.apply(state, move)
+                seen.add(game.position_hash(state))
+            if record.won or record.end_reason == "move_cap":
+                continue
+            # It stopped: no tap is left that changes anything (that reaches a new position).
+            for pile, name in enumerate(game.pile_names):
+                destination = tap_destination(game, state, pile)
+                if destination is not None:
+                    after = game.apply(state, (name, game.pile_names[int(destination)]))
+                    assert game.position_hash(after) in seen, f"{params} deal {deal}: stopped with {name} to tap"
 
 
 # ======================================================================================
