@@ -15,9 +15,12 @@ Each turn:
 3. With no such move the player redeals if it may, else uses Hoyle's draw
    (a card that goes home first) or turns the stock (``playout.when_stuck``);
    with none of those either, it gives up: the game is lost.
-4. With ``play_on`` (default False) it does not give up there: it plays a
+4. With ``play_on`` (default False) it never brings back a position it has
+   seen and can foresee (not even by step 1, which can when a foundation gives
+   cards back: Fan), and it does not give up where step 3 does: it plays a
    uniformly random card move among those that bring back no position it has
-   seen (and can foresee), from the ``rng`` ``play`` is given, then goes back
+   seen (and can foresee) and take no card off a foundation (step 1 would
+   play it straight back), from the ``rng`` ``play`` is given, then goes back
    to step 1; with no such move it stops (lost). A casual player who keeps
    trying. Only a position it could not foresee can come back, and that ends
    the game (``repeat``).
@@ -40,6 +43,7 @@ from simlab.policies.features import (
     destination_pile,
     foundation_move,
     is_cell,
+    is_foundation_pile,
     source_pile,
     top_is_placed,
 )
@@ -99,15 +103,18 @@ def would_give_up(rules, view, scratch):
 
 @njit(cache=True)
 def play_on_choice(rules, view, turn, count, made, zobrist, table, extra):
-    """``greedy_choice``, and where greedy would give up a uniformly random card
+    """``greedy_choice`` unless it brings back a position seen, and where greedy would give up a uniformly random card
     move (``uniforms[made]`` picks it) that brings back no position seen
     (``turn[1]`` holds those moves, then serves as scratch)."""
     move = greedy_choice(rules, view, turn, count, made, zobrist, table, extra)
-    if move >= 0 or not would_give_up(rules, view, turn[1]):
+    if move >= 0 and not leads_to_seen(rules, view, move, zobrist, table):
         return move
+    if not would_give_up(rules, view, turn[1]):
+        return -1
     fresh = 0
     for i in range(count):
-        if not leads_to_seen(rules, view, turn[0, i], zobrist, table):
+        move = turn[0, i]
+        if not is_foundation_pile(rules, source_pile(move)) and not leads_to_seen(rules, view, move, zobrist, table):
             turn[1, fresh] = turn[0, i]
             fresh += 1
     if fresh == 0:
