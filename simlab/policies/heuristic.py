@@ -55,9 +55,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.engine import kernel
+from simlab.engine import kernel, moves, position_set
 from simlab.engine.game import Game, State
-from simlab.engine.layout import MOVE_BASE, OFFSET_BASE
+from simlab.engine.layout import (
+    BUILD_NONE,
+    FIRST_CELL,
+    FIRST_RESERVE,
+    MOVE_BASE,
+    N_CARDS,
+    OFFSET_BASE,
+    P_ACCEPTS_FROM,
+    P_BUILD,
+    P_LIMIT,
+)
 from simlab.params import Param
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
@@ -72,7 +82,14 @@ from simlab.policies.features import (
     top_is_placed,
     urgency,
 )
-from simlab.policies.playout import card_moves_first, foreseeable, leads_to_seen, playout_loop, run_compiled
+from simlab.policies.playout import (
+    card_moves_first,
+    drop_idle_transfers,
+    foreseeable,
+    leads_to_seen,
+    playout_loop,
+    run_compiled,
+)
 from simlab.policies.record import PlayRecord
 
 WEIGHTS = (
@@ -87,10 +104,16 @@ WEIGHTS = (
     ("sideways", 0.0, "penalty for moving a card that already sat where it belongs"),
     ("next_move", 1.0, "times the score of the best move the move makes possible (lookahead)"),
     ("dead_end", 2000.0, "penalty when the move leaves no legal move and the game is not won"),
+    ("take_back", 5000.0, "penalty for taking a card off a foundation onto a row (Fan's foundation_return)"),
+    ("mobility", 100.0, "where every move goes home (Windmill): times the card moves seen after the move"),
+    ("centre", 30.0, "where every move goes home (Windmill): bonus for a foundation of more than 13 cards"),
 )
 
 NEXT_MOVE = 9
 DEAD_END = 10
+TAKE_BACK = 11
+MOBILITY = 12
+CENTRE = 13
 
 
 LAST_RESORT = -1e17  # the score of a move that fixes another base than planned
@@ -136,6 +159,8 @@ def move_score(rules, state, move, weights):
             score += weights[7]
     if top_is_placed(rules, state, source):
         score -= weights[8]
+    if is_foundation_pile(rules, source):
+        score -= weights[TAKE_BACK]
     return score
 
 
@@ -176,11 +201,53 @@ def lookahead_score(rules, state, move, weights, legal, depth):
 
 
 @njit(cache=True)
+def only_home_moves(rules):
+    """Whether every card move goes to a foundation: no row takes a card from a
+    player (Windmill's sails)."""
+    for row in range(rules[FIRST_CELL]):
+        if kernel.spec(rules, row, P_BUILD) != BUILD_NONE or kernel.spec(rules, row, P_ACCEPTS_FROM) != 0:
+            return False
+    return rules[FIRST_CELL] == rules[FIRST_RESERVE]
+
+
+@njit(cache=True)
+def home_choice(rules, view, legal, cards, zobrist, table, weights):
+    """``heuristic_choice`` where every move goes home (``only_home_moves``):
+    each move is played on a copy of what the player sees, with its automatic
+    refills (a card refilled from the face-down stock stays unseen and goes
+    nowhere); its score is ``mobility`` times the card moves then seen (idle
+    transfers left out) plus ``centre`` for a foundation of more than 13 cards.
+    A move whose result the player has seen is skipped."""
+    after = view.copy()
+    scratch = np.empty(rules[N_CARDS], dtype=np.int64)
+    no_chance = np.zeros(1)  # a card move reads no shuffle
+    best = -1
+    best_score = -1e18
+    for i in range(cards):
+        move = legal[0, i]
+        after[:] = view
+        moves.play_any(rules, after, move, no_chance, scratch)
+        if position_set.contains(table, kernel.position_hash(rules, after, zobrist)):
+            continue
+        count = kernel.legal_moves(rules, after, legal[1])
+        seen_cards, count = drop_idle_transfers(rules, after, legal[1], card_moves_first(legal[1], count), count)
+        score = move_score(rules, view, move, weights) + weights[MOBILITY] * seen_cards
+        if kernel.spec(rules, destination_pile(move), P_LIMIT) > 13:
+            score += weights[CENTRE]
+        if score > best_score:
+            best = move
+            best_score = score
+    return best
+
+
+@njit(cache=True)
 def heuristic_choice(rules, view, legal, cards, made, zobrist, table, extra):
     """The card move of ``legal[0, :cards]`` with the best score that brings back
     no position seen (ties: the first), or -1 (``playout.playout_loop``'s rule);
     ``legal``'s other rows are the lookahead's."""
     weights, depth = extra
+    if only_home_moves(rules):
+        return home_choice(rules, view, legal, cards, zobrist, table, weights)
     best = -1
     best_score = -1e18
     for i in range(cards):
@@ -199,7 +266,7 @@ def heuristic_choice(rules, view, legal, cards, made, zobrist, table, extra):
 
 @njit(cache=True)
 def heuristic_playout(rules, board, zobrist, moves_out, max_moves, weights, depth):
-    return playout_loop(rules, board, zobrist, moves_out, max_moves, heuristic_choice, depth + 1, False,
+    return playout_loop(rules, board, zobrist, moves_out, max_moves, heuristic_choice, max(depth + 1, 2), False,
                         (weights, depth))
 
 
@@ -208,6 +275,8 @@ class HeuristicPolicy(Policy):
     """A good human's strategy as weighted move features (see the module doc)."""
 
     name = "heuristic"
+    # 2: ``take_back`` (Fan), ``mobility`` and ``centre`` (Windmill); Castle-family moves unchanged.
+    version = 2
     parameters = {
         **{name: Param(float, default, doc, low=0.0) for name, default, doc in WEIGHTS},
         "lookahead": Param(int, 1, "further moves searched to score each move (0 = none)", low=0, high=3),
