@@ -201,3 +201,38 @@ def test_is_stochastic_follows_the_parameters():
     assert make_policy("tap", random_ties=False, random_tap=0.1).is_stochastic()
     assert not make_policy("solver").is_stochastic()
     assert make_policy("solver", mode="fair").is_stochastic()
+
+
+# ----- every game, replayed through the engine ------------------------------------------
+
+PLAYERS = [("tap", {"random_tap": 0.2}), ("greedy", {"play_on": True})]
+
+
+@pytest.mark.parametrize(("policy_name", "params"), PLAYERS)
+@pytest.mark.parametrize("game_name", GAMES.names())
+def test_the_new_settings_play_every_game(game_name, policy_name, params):
+    from test_policies import check_record  # tests/ is on sys.path under pytest
+
+    game = make_game(game_name)
+    for deal in (1, 2):
+        check_record(game, deal, play_deal(game, make_policy(policy_name, **params), deal, root_seed=7))
+
+
+# ----- the heuristic's per-family features -------------------------------------------------
+
+
+def test_the_heuristic_takes_no_card_back_from_a_foundation_in_fan():
+    game = make_game("fan")
+    default, old = make_policy("heuristic"), make_policy("heuristic", take_back=0.0)
+    taken = [sum(m.source.startswith("foundation") for m in play_deal(game, policy, d).moves)
+             for policy in (default, old) for d in range(1, 21)]
+    assert sum(taken[:20]) == 0 and sum(taken[20:]) > 0
+
+
+def test_the_heuristic_weighs_windmill_moves_where_greedy_takes_the_first():
+    game = make_game("windmill")
+    heuristic, greedy = make_policy("heuristic"), make_policy("heuristic", mobility=0.0, centre=0.0)
+    # with both weights 0 every move scores alike, and the first (greedy's) is played
+    assert all(play_deal(game, greedy, d).moves == play_deal(game, make_policy("greedy"), d).moves
+               for d in range(1, 4))
+    assert any(play_deal(game, heuristic, d).moves != play_deal(game, greedy, d).moves for d in range(1, 4))
