@@ -37,6 +37,11 @@ score, the sum of its weighted features (parameters):
 - ``sideways``: a penalty when the card already sat where it belongs (at the
   bottom of a row or on a card it builds on) and its row does not empty.
 
+The defaults were picked on deals 1-100 of every game from a small grid
+(``sideways`` 0-20, ``space`` 0-20, ``dig`` 0-12, ``home`` 10 or 30): ``dig``
+matters most (0 wins a third as many deals), a large ``space`` or
+``sideways`` loses deals, ``home`` hardly matters.
+
 Ties are broken at random (``random_ties``, default) or by pile order. With
 probability ``random_tap`` per turn the player taps a uniformly random useful
 card instead. The random numbers are drawn from the ``rng`` ``play`` is given.
@@ -72,10 +77,10 @@ from simlab.solver.plan import plan_for
 
 WEIGHTS = (
     ("home", 10.0, "bonus when the tapped card goes to a foundation"),
-    ("space", 6.0, "bonus when the tap empties a row (penalty when it fills an empty row)"),
+    ("space", 2.0, "bonus when the tap empties a row (penalty when it fills an empty row)"),
     ("cell", 2.0, "bonus when the tap empties a free cell (penalty when it fills one)"),
-    ("dig", 1.0, "times the urgency the tap frees minus the urgency it covers"),
-    ("sideways", 4.0, "penalty for tapping a card that already sat where it belongs"),
+    ("dig", 3.0, "times the urgency the tap frees minus the urgency it covers"),
+    ("sideways", 1.0, "penalty for tapping a card that already sat where it belongs"),
 )
 
 # Classes of destination, best first (module doc).
