@@ -221,12 +221,27 @@ def test_the_new_settings_play_every_game(game_name, policy_name, params):
 # ----- the heuristic's per-family features -------------------------------------------------
 
 
-def test_the_heuristic_takes_no_card_back_from_a_foundation_in_fan():
+def early_take_backs(policy, game, deals):
+    """How many times ``policy`` took a card off a foundation although another
+    card move led to a position not seen before."""
+    early = 0
+    for deal in deals:
+        state = game.initial_state(deal)
+        seen = {game.position_hash(state)}
+        for move in play_deal(game, policy, deal).moves:
+            if move.source.startswith("foundation"):
+                others = [m for m in game.legal_moves(state) if not m.source.startswith("foundation")]
+                early += any(game.position_hash(game.apply(state, m)) not in seen for m in others)
+            state = game.apply(state, move)
+            seen.add(game.position_hash(state))
+    return early
+
+
+def test_the_heuristic_takes_a_card_back_from_a_foundation_only_as_a_last_resort():
     game = make_game("fan")
-    default, old = make_policy("heuristic"), make_policy("heuristic", take_back=0.0)
-    taken = [sum(m.source.startswith("foundation") for m in play_deal(game, policy, d).moves)
-             for policy in (default, old) for d in range(1, 21)]
-    assert sum(taken[:20]) == 0 and sum(taken[20:]) > 0
+    deals = range(1, 16)
+    assert early_take_backs(make_policy("heuristic"), game, deals) == 0
+    assert early_take_backs(make_policy("heuristic", take_back=0.0, fan_empty_row=1200.0), game, deals) > 0
 
 
 def test_the_heuristic_weighs_windmill_moves_where_greedy_takes_the_first():
