@@ -60,6 +60,7 @@ def play(policy: Policy, state: State, deal: int):
 
 
 @pytest.mark.parametrize("policy", [make_policy("random"), make_policy("greedy"), make_policy("heuristic"),
+                                    make_policy("tap", random_tap=0.3), make_policy("greedy", play_on=True),
                                     FoundationFirst(give_up=False, max_moves=300)], ids=str)
 @pytest.mark.parametrize("deal", [1, 2, 3, 40000])
 def test_policies_decide_only_on_what_a_player_sees(policy, deal):

@@ -35,10 +35,19 @@ class Policy:
     # Whether a node budget of its own bounds every deal it plays (the solver,
     # round_max): the experiments' ``deal_timeout`` does not apply to it.
     budgeted: ClassVar[bool] = False
+    # Whether the policy's results depend on the ``rng`` it is given (so a ladder
+    # may play it several seeds per deal). Where it depends on the parameters,
+    # the policy overrides ``is_stochastic``, which callers should ask.
+    stochastic: ClassVar[bool] = False
 
     def __init__(self, **params: Any) -> None:
         self.params = params
         self.registered_name = self.name
+
+    def is_stochastic(self) -> bool:
+        """Whether this policy, with these parameters, may play a deal differently
+        for another ``rng`` (``stochastic`` unless a policy says otherwise)."""
+        return self.stochastic
 
     @classmethod
     def all_parameters(cls) -> dict[str, Param]:

@@ -59,6 +59,11 @@ class SolverPolicy(Policy):
         """Thoughtful mode reads the deal's future shuffles and hidden cards; fair mode does not."""
         return self.params.get("mode", "thoughtful") == "thoughtful"
 
+    def is_stochastic(self) -> bool:
+        """Fair mode samples shuffles or stock orders from ``rng`` (in games that hide
+        something); thoughtful mode never reads it."""
+        return self.params.get("mode", "thoughtful") == "fair"
+
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         record = self._play(game, state, rng)
         probe_budget = self.params.get("probe_budget", 0)
