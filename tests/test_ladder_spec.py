@@ -373,7 +373,9 @@ def test_every_rung_plays_every_game(game_name, policy_name, params):
             assert record.end_reason != "repeat"
 
 
-@pytest.mark.parametrize("game_name", ["beleaguered_castle", "citadel", "castle_of_indolence", "windmill"])
+# Not Windmill: every card move there goes to a foundation, so where greedy gives up no move
+# but taking a card back off a foundation is left, which play_on's rule never makes.
+@pytest.mark.parametrize("game_name", ["beleaguered_castle", "citadel", "castle_of_indolence"])
 def test_greedy_play_on_only_adds_moves_where_greedy_gives_up(game_name):
     """Deals 1-6 of these games include some where greedy gives up with a new position within reach."""
     game = make_game(game_name)
@@ -387,7 +389,13 @@ def test_greedy_play_on_only_adds_moves_where_greedy_gives_up(game_name):
         for move in plain.moves:
             states.append(game.apply(states[-1], move))
         seen = {game.position_hash(state) for state in states}
-        fresh = [m for m in game.legal_moves(states[-1]) if game.position_hash(game.apply(states[-1], m)) not in seen]
+        # play_on's documented rule never takes a card off a foundation (in Windmill such
+        # transfers are legal, but a player who borrows a card only to wander is not playing on)
+        fresh = [
+            m for m in game.legal_moves(states[-1])
+            if not m.source.startswith("foundation")
+            and game.position_hash(game.apply(states[-1], m)) not in seen
+        ]
         if plain.end_reason == "stuck" and fresh:  # greedy gave up with a new position within reach
             assert len(playing_on.moves) > len(plain.moves), f"deal {deal}: play_on gave up too"
             played_on += 1
