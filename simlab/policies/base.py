@@ -35,10 +35,17 @@ class Policy:
     # Whether a node budget of its own bounds every deal it plays (the solver,
     # round_max): the experiments' ``deal_timeout`` does not apply to it.
     budgeted: ClassVar[bool] = False
+    # Whether its play depends on the random generator it is given (``random``): an
+    # experiment's ladder then plays it ``tries`` times per deal, each try seeded apart.
+    stochastic: ClassVar[bool] = False
 
     def __init__(self, **params: Any) -> None:
         self.params = params
         self.registered_name = self.name
+
+    def is_stochastic(self) -> bool:
+        """Whether two plays of one deal with different generators may differ."""
+        return self.stochastic
 
     @classmethod
     def all_parameters(cls) -> dict[str, Param]:

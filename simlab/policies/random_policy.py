@@ -40,6 +40,7 @@ class RandomPolicy(Policy):
     (lost). Redeals, draws and the stock only when no card move is left."""
 
     name = "random"
+    stochastic = True
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         max_moves = self.params["max_moves"]
