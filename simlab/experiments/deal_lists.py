@@ -24,8 +24,15 @@ from joblib import Parallel, delayed
 
 from simlab.errors import ConfigError
 from simlab.experiments.config import ExperimentConfig, config_from_dict
-from simlab.experiments.ladder import DEFAULT_LADDER, DEFAULT_PERFECT, DEFAULT_TRIES, PERFECT_ONLY, WON
-from simlab.experiments.ladder import UNKNOWN_LEVEL, UNWINNABLE
+from simlab.experiments.ladder import (
+    DEFAULT_LADDER,
+    DEFAULT_PERFECT,
+    DEFAULT_TRIES,
+    PERFECT_ONLY,
+    UNKNOWN_LEVEL,
+    UNWINNABLE,
+    WON,
+)
 from simlab.experiments.runner import run_experiment
 from simlab.games import make_game
 from simlab.play import play_deal
