@@ -234,7 +234,7 @@ def difficulty_figure(difficulty: pd.DataFrame) -> Figure | None:
         rows = difficulty[difficulty["level"] == level].set_index("game").reindex(games)
         shares = 100 * rows["share"].fillna(0.0).to_numpy()
         axis.bar(np.arange(len(games)), shares, 0.6, bottom=bottom, color=colours[level],
-                 edgecolor="white", linewidth=0.5, label=_wrap(level))
+                 edgecolor="white", linewidth=0.5, label=_wrap(_seen(level, rows["information"])))
         bottom += shares
     axis.set_xticks(np.arange(len(games)), [_wrap(g) for g in games])
     axis.set(ylabel="deals (%)", ylim=(0, 100), title="Difficulty: the weakest player that wins each deal")
@@ -243,6 +243,12 @@ def difficulty_figure(difficulty: pd.DataFrame) -> Figure | None:
     axis.legend(handles[::-1], labels[::-1], title="level", frameon=False, fontsize="small",
                 loc="center left", bbox_to_anchor=(1.01, 0.5))
     return figure
+
+
+def _seen(label: str, information: pd.Series) -> str:
+    """``label (open)``: what the player saw, when every game says the same."""
+    seen = set(information.dropna()) - {""}
+    return f"{label} ({seen.pop()})" if len(seen) == 1 else label
 
 
 def skill_curve_figure(curve: pd.DataFrame) -> Figure | None:
@@ -260,8 +266,10 @@ def skill_curve_figure(curve: pd.DataFrame) -> Figure | None:
         axis.fill_between(group["x"], 100 * group["wilson_low"], 100 * group["wilson_high"],
                           color=colour, alpha=0.15, linewidth=0)
     ticks = curve.drop_duplicates("position").sort_values("position")
+    last = ticks["position"].max()
     names = [f"{r.policy}\n({r.budget:,})" if not pd.isna(r.budget) else str(r.policy)
              for r in ticks.itertuples()]
+    names[-1] += "\nperfect play" + _seen("", curve[curve["position"] == last]["information"])
     axis.set_xscale("log")
     axis.set_xticks(ticks["x"].tolist(), names, rotation=30, ha="right", fontsize="small")
     axis.minorticks_off()

@@ -113,7 +113,9 @@ def record_config(config: ExperimentConfig, cells: list[Cell], store: ResultStor
     last = configs[-1] if configs else None
     if last is not None and last["config"] == config.to_dict() and last["cells"] == records:
         return configs
-    known, counts = store.cell_identities(), store.deal_counts()
+    # a ladder's extra tries (``store.try_cells``) follow their cell: leave them out of the story
+    known = {key: identity for key, identity in store.cell_identities().items() if "try" not in identity}
+    counts = store.deal_counts()
     if known:  # a rerun: what changed, and what it means for the stored deals
         changes = config_changes(last["config"], config.to_dict()) if last else []
         lines = [f"{config.output}/ holds results of another config. Changes:" if changes
