@@ -73,16 +73,17 @@ def _add_deals_parser(subparsers: Any) -> None:
                       "each with its winning line",
         description="List PySolFC deal numbers of GAME that match every filter given, each with "
                     "its winning line, as JSON lines {game, deal, difficulty, won_by, moves}: an "
-                    "'Easy' list ready to ship. COUNT is the number of matching deals wanted: deals "
-                    "are examined from FIRST on, in batches, until COUNT match or LIMIT deals were "
-                    "examined. It is an experiment underneath, stored in RESULTS/<game>[_param-value]/ "
+                    "'Easy' list ready to ship. K (--count) is the number of matching deals wanted: "
+                    "deals are examined from N (--first) on, in batches, until K match or M (--limit) "
+                    "deals were examined. It is an experiment underneath, stored in RESULTS/<game>[_param-value]/ "
                     "(default results/deals/): it resumes and runs in parallel like 'simlab run'. "
                     "moves: the winning line of the --won-by policy, else of the solver, else of the "
                     "weakest rung that won; every line is replayed to a win before it is printed.")
     deals.add_argument("game", metavar="GAME", help="a game from 'simlab games'")
     deals.add_argument("--winnable", action="store_true", help="the solver (default budget) won it")
     deals.add_argument("--difficulty", metavar="LEVEL",
-                       help="its difficulty on the default ladder: a rung (random, greedy, heuristic), "
+                       help="its difficulty on the default ladder: the label of a rung "
+                            "(simlab.experiments.ladder.DEFAULT_LADDER: random, greedy, heuristic, ...), "
                             "'perfect play only', 'unwinnable' or 'unknown'")
     deals.add_argument("--won-by", metavar="POLICY", help="this policy (default parameters) won it")
     deals.add_argument("--first", type=int, default=1, metavar="N", help="the first deal examined (default 1)")
