@@ -17,7 +17,7 @@ import pytest
 import simlab
 from simlab.errors import ConfigError
 from simlab.experiments import commands
-from simlab.experiments.config import config_from_dict
+from simlab.experiments.config import Ladder, config_from_dict
 from simlab.experiments.deal_lists import DealQuery, default_levels
 from simlab.experiments.ladder import (
     DEFAULT_LADDER,
@@ -26,6 +26,7 @@ from simlab.experiments.ladder import (
     UNWINNABLE,
     curve_positions,
     deal_difficulty,
+    difficulty_column,
 )
 from simlab.experiments.rebuild import rebuild
 from simlab.experiments.store import DATABASE_NAME, TIMING_COLUMNS
@@ -111,6 +112,24 @@ def test_a_ladder_is_resolved_and_a_config_without_one_reads_as_before() -> None
 def test_deal_difficulty_is_the_first_winning_rung_else_the_perfect_verdict(
         wins: list[bool], verdict: str | None, expected: str) -> None:
     assert deal_difficulty(wins, ["a", "b", "c"], verdict) == expected
+
+
+def test_difficulty_column_counts_extra_tries_and_a_missing_result_as_unknown() -> None:
+    rows = [("r", 1, "lost"), ("s", 1, "won"), ("p", 1, "won"),
+            ("r", 2, "lost"), ("s", 2, "lost"), ("p", 2, "lost"),
+            ("r", 3, "lost"), ("s", 3, "lost"), ("p", 3, "won"),
+            ("r", 4, "error"), ("s", 4, "lost"), ("p", 4, "won"),
+            ("r", 5, "error"), ("s", 5, "won"), ("p", 5, "unknown")]
+    frame = pd.DataFrame([("g", policy, deal, verdict) for policy, deal, verdict in rows],
+                         columns=["game", "policy", "deal", "verdict"])
+    tries = pd.DataFrame([("g", "r", 2, 1, "lost"), ("g", "r", 2, 2, "won"), ("g", "r", 3, 1, "lost")],
+                         columns=["game", "policy", "deal", "attempt", "verdict"])
+    levels = difficulty_column(frame, tries, Ladder(rungs=("r", "s"), perfect="p", tries=3))
+    by_deal = dict(zip(frame["deal"], levels))
+    # deal 2: r won its third try; deal 4: r has no result, so s losing proves nothing;
+    # deal 5: s won, but r, below it, might have won too.
+    assert by_deal == {1: "s", 2: "r", 3: PERFECT_ONLY, 4: UNKNOWN_LEVEL, 5: UNKNOWN_LEVEL}
+    assert (levels.index == frame.index).all()
 
 
 def test_curve_positions_put_budgets_on_the_axis_and_the_rest_in_order() -> None:

@@ -105,7 +105,7 @@ def difficulty_column(frame: pd.DataFrame, tries: pd.DataFrame | None, ladder: L
         verdict = perfect.get((game, deal))
         verdict = None if verdict is None or verdict == ERROR else str(verdict)
         found = deal_difficulty(wins, ladder.rungs, verdict)
-        level[(game, deal)] = found if complete or found in ladder.rungs else UNKNOWN_LEVEL
+        level[(game, deal)] = found if complete else UNKNOWN_LEVEL
     return pd.Series([level[(g, d)] for g, d in zip(frame["game"], frame["deal"])],
                      index=frame.index, dtype=object, name="difficulty")
 
