@@ -34,7 +34,7 @@ def run(config: str | Path | dict[str, Any] | ExperimentConfig, *, n_jobs: int |
 
     Returns:
         The per-deal table: game, policy, deal, verdict, end_reason, moves,
-        cards_home, nodes, cpu_seconds, error.
+        cards_home, nodes, cpu_seconds, error; with a ``ladder`` also difficulty.
 
     Raises:
         ConfigError: for an invalid config, before anything is written.

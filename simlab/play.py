@@ -16,14 +16,19 @@ def component_id(name: str) -> int:
     return zlib.crc32(name.encode("utf-8"))
 
 
-def deal_rng(deal_number: int, root_seed: int, component: str) -> np.random.Generator:
-    """The generator for one deal: derived from (deal number, root seed, component) only,
-    never from a worker's identity or the order deals are played in."""
-    sequence = np.random.SeedSequence([deal_number, root_seed, component_id(component)])
-    return np.random.Generator(np.random.PCG64(sequence))
+def deal_rng(deal_number: int, root_seed: int, component: str, attempt: int = 0) -> np.random.Generator:
+    """The generator for one deal: derived from (deal number, root seed, component, try) only,
+    never from a worker's identity or the order deals are played in.
+
+    Try 0 is the ordinary play (its seed is the one simlab always used); tries 1, 2, ...
+    (a ladder's extra tries of a stochastic policy) each get a seed of their own.
+    """
+    entropy = [deal_number, root_seed, component_id(component)] + ([attempt] if attempt else [])
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy)))
 
 
-def play_deal(game: Game, policy: Policy, deal_number: int, root_seed: int = 0) -> PlayRecord:
-    """Let ``policy`` play deal ``deal_number`` of ``game`` from its start."""
-    rng = deal_rng(deal_number, root_seed, f"policy:{policy.registered_name}")
+def play_deal(game: Game, policy: Policy, deal_number: int, root_seed: int = 0,
+              attempt: int = 0) -> PlayRecord:
+    """Let ``policy`` play deal ``deal_number`` of ``game`` from its start (try ``attempt``)."""
+    rng = deal_rng(deal_number, root_seed, f"policy:{policy.registered_name}", attempt)
     return policy.play(game, game.initial_state(deal_number), rng)

@@ -63,6 +63,73 @@ def add_parsers(subparsers: Any) -> None:
                     "(the damaged file is kept as results.sqlite.damaged); then rerun to play the rest.")
     recover.add_argument("folder", help="an experiment's output folder, e.g. results/default")
     recover.set_defaults(func=recover_command)
+    _add_deals_parser(subparsers)
+
+
+def _add_deals_parser(subparsers: Any) -> None:
+    """``simlab deals GAME ...`` (``deal_lists``)."""
+    deals = subparsers.add_parser(
+        "deals", help="list deal numbers that match (winnable, a difficulty, won by a policy), "
+                      "each with its winning line",
+        description="List PySolFC deal numbers of GAME that match every filter given, each with "
+                    "its winning line, as JSON lines {game, deal, difficulty, won_by, moves}: an "
+                    "'Easy' list ready to ship. K (--count) is the number of matching deals wanted: "
+                    "deals are examined from N (--first) on, in batches, until K match or M (--limit) "
+                    "deals were examined. It is an experiment underneath, stored in RESULTS/<game>[_param-value]/ "
+                    "(default results/deals/): it resumes and runs in parallel like 'simlab run'. "
+                    "moves: the winning line of the --won-by policy, else of the solver, else of the "
+                    "weakest rung that won; every line is replayed to a win before it is printed.")
+    deals.add_argument("game", metavar="GAME", help="a game from 'simlab games'")
+    deals.add_argument("--winnable", action="store_true", help="the solver (default budget) won it")
+    deals.add_argument("--difficulty", metavar="LEVEL",
+                       help="its difficulty on the default ladder: the label of a rung "
+                            "(simlab.experiments.ladder.DEFAULT_LADDER: random, greedy, heuristic, ...), "
+                            "'perfect play only', 'unwinnable' or 'unknown'")
+    deals.add_argument("--won-by", metavar="POLICY", help="this policy (default parameters) won it")
+    deals.add_argument("--first", type=int, default=1, metavar="N", help="the first deal examined (default 1)")
+    deals.add_argument("--count", type=int, default=10, metavar="K",
+                       help="matching deals wanted (default 10)")
+    deals.add_argument("--limit", type=int, default=10_000, metavar="M",
+                       help="deals examined at most (default 10000)")
+    deals.add_argument("--out", metavar="FILE.jsonl", help="write the JSON lines here (default: stdout)")
+    deals.add_argument("--param", action="append", default=[], metavar="K=V", help="a game parameter")
+    deals.add_argument("--jobs", type=int, metavar="J", help="worker processes (default: every core)")
+    deals.add_argument("--results", default="results/deals", metavar="RESULTS",
+                       help="where the experiment folders go (default results/deals)")
+    deals.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="show progress bars (default: only on a terminal)")
+    deals.set_defaults(func=deals_command)
+
+
+def deals_command(args: argparse.Namespace) -> int:
+    """``simlab deals GAME``: returns the exit status."""
+    from pathlib import Path
+
+    from simlab.errors import ParameterError
+    from simlab.experiments.deal_lists import DealQuery, find_deals, write_lines
+    from simlab.params import parse_cli_params
+
+    try:
+        with sigterm_as_interrupt():
+            query = DealQuery(game=args.game, first=args.first, count=args.count, winnable=args.winnable,
+                              difficulty=args.difficulty, won_by=args.won_by, limit=args.limit,
+                              game_params=parse_cli_params(args.param))
+            if args.jobs is not None and not (args.jobs >= 1 or args.jobs == -1):
+                raise ConfigError(f"simlab deals: --jobs must be an int >= 1, or -1. Got {args.jobs}.")
+            entries = find_deals(query, Path(args.results), args.jobs, args.progress)
+            written = write_lines(entries, Path(args.out) if args.out else None)
+    except (ConfigError, ParameterError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_CONFIG
+    except KeyboardInterrupt as interrupt:
+        print("\nInterrupted. Every finished deal is saved; run the same command again to go on.",
+              file=sys.stderr)
+        return EXIT_TERMINATED if isinstance(interrupt, Terminated) else EXIT_INTERRUPTED
+    except Exception:  # noqa: BLE001  (a bug: its own status, as for run)
+        return _internal_error()
+    print(f"{written} deal(s) of {args.game} listed" + (f" in {args.out}" if args.out else "") +
+          f" (experiment: {query.folder(Path(args.results))}/).", file=sys.stderr)
+    return EXIT_OK
 
 
 def run_command(args: argparse.Namespace) -> int:

@@ -45,11 +45,14 @@ MAX_CONFIG_VALUES = 100_000  # values after aliases are expanded (a "billion lau
 _SCHEDULER_PATTERN = re.compile(r"((tcp|tls|ucx|ws|wss|inproc)://)?[A-Za-z0-9_.\-\[\]:]+:[0-9]{1,5}")
 
 TOP_KEYS = ("name", "description", "root_seed", "deals", "games", "policies", "claims",
-            "execution", "output")
+            "ladder", "execution", "output")
 TOP_REQUIRED = ("name", "root_seed", "deals", "games", "policies")
 COMPONENT_KEYS = ("name", "params", "label")
 CLAIM_KEYS = ("game", "policy", "win_rate", "source", "tolerance", "text")
 CLAIM_REQUIRED = ("game", "policy", "win_rate", "source")
+LADDER_KEYS = ("rungs", "perfect", "tries")
+LADDER_REQUIRED = ("rungs", "perfect")
+MAX_TRIES = 1000  # tries per deal of a stochastic rung (each is a full play of the deal)
 EXECUTION_KEYS = ("n_jobs", "backend", "chunk_size", "scheduler", "deal_timeout")
 
 
@@ -97,6 +100,26 @@ class Claim:
 
 
 @dataclass(frozen=True)
+class Ladder:
+    """Players ordered from weakest to strongest, and the one that stands for perfect play.
+
+    Attributes:
+        rungs: policy labels, weakest first.
+        perfect: the policy label of perfect play (the solver): its ``lost`` means
+            unwinnable, its ``unknown`` unknown.
+        tries: a stochastic rung (``Policy.is_stochastic``) wins a deal when it wins at
+            least one of ``tries`` plays of it, each seeded by (deal, root seed, policy, try).
+    """
+
+    rungs: tuple[str, ...]
+    perfect: str
+    tries: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rungs": list(self.rungs), "perfect": self.perfect, "tries": self.tries}
+
+
+@dataclass(frozen=True)
 class Execution:
     """How to run: never part of a result (results do not depend on it)."""
 
@@ -122,6 +145,7 @@ class ExperimentConfig:
     games: tuple[Component, ...]
     policies: tuple[Component, ...]
     claims: tuple[Claim, ...] = ()
+    ladder: Ladder | None = None
     execution: Execution = field(default_factory=Execution)
     output: Path = Path("results")
     description: str = ""
@@ -129,7 +153,7 @@ class ExperimentConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """The resolved config: every default written out; loading it gives this config."""
-        return {
+        resolved = {
             "name": self.name, "description": self.description, "root_seed": self.root_seed,
             "deals": self.deals_spec,
             "games": [g.to_dict() for g in self.games],
@@ -137,6 +161,9 @@ class ExperimentConfig:
             "claims": [c.to_dict() for c in self.claims],
             "execution": self.execution.to_dict(), "output": str(self.output),
         }
+        if self.ladder is not None:  # only then: a config without one reads as it always did
+            resolved["ladder"] = self.ladder.to_dict()
+        return resolved
 
     def to_yaml(self) -> str:
         return yaml.safe_dump(self.to_dict(), sort_keys=False, default_flow_style=False)
@@ -326,10 +353,12 @@ class _Validator:
         policies = self.components("policies", data["policies"], "policy")
         claims = tuple(self.claim(f"claims[{i}]", c, games, policies)
                        for i, c in enumerate(self.sequence("claims", data.get("claims", []), 0)))
+        ladder = self.ladder(data["ladder"], policies) if data.get("ladder") is not None else None
         output = data.get("output", f"results/{name}")
         return ExperimentConfig(
             name=name, root_seed=self.integer("root_seed", data["root_seed"], 0),
             deals=deals, deals_spec=deals_spec, games=games, policies=policies, claims=claims,
+            ladder=ladder,
             execution=self.execution(data.get("execution", {})),
             output=Path(self.path("output", output)),
             description=self.description(data.get("description")),
@@ -460,6 +489,24 @@ class _Validator:
                       f"{did_you_mean(str(value), labels)} This experiment's {kind} labels: "
                       f"{', '.join(labels)}.")
         return value
+
+    def ladder(self, value: Any, policies: tuple[Component, ...]) -> Ladder:
+        """``ladder: {rungs, perfect, tries}``: policy labels of this config, each at most once."""
+        spec = self.mapping("ladder", value, LADDER_KEYS, LADDER_REQUIRED)
+        items = self.sequence("ladder.rungs", spec["rungs"], 1)
+        rungs = tuple(self.label(f"ladder.rungs[{i}]", item, policies, "policy") for i, item in enumerate(items))
+        for i, rung in enumerate(rungs):
+            if rungs.index(rung) != i:
+                self.fail(f"ladder.rungs[{i}]", f": the policy '{rung}' is already rung "
+                          f"{rungs.index(rung)}. List each policy once.")
+        perfect = self.label("ladder.perfect", spec["perfect"], policies, "policy")
+        if perfect in rungs:
+            self.fail("ladder.perfect", f": the policy '{perfect}' is also rung {rungs.index(perfect)}. "
+                      "Perfect play sits above every rung: remove it from ladder.rungs.")
+        tries = self.integer("ladder.tries", spec.get("tries", 1), 1)
+        if tries > MAX_TRIES:
+            self.expect("ladder.tries", f"an int in [1, {MAX_TRIES}]", tries)
+        return Ladder(rungs=rungs, perfect=perfect, tries=tries)
 
     def execution(self, value: Any) -> Execution:
         spec = self.mapping("execution", value if value is not None else {}, EXECUTION_KEYS)

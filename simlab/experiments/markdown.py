@@ -40,6 +40,8 @@ def report_markdown(config: ExperimentConfig, tables: dict[str, pd.DataFrame], f
         _claims(tables["claims"], config),
         _comparisons(tables["comparisons"]),
         _critical_decisions(tables["deals"], figures),
+        _difficulty(tables.get("difficulty"), config, figures),
+        _skill_curve(tables.get("skill_curve"), figures),
         _other_figures(figures),
         _files(),
         "## Resolved config\n\n```yaml\n" + config.to_yaml() + "```\n",
@@ -196,6 +198,45 @@ def _critical_decisions(deals: pd.DataFrame, figures: list[str]) -> str:
                             "deals with undecided (mean)"], rows), ""]
     if "critical_decisions" in figures:
         text.append("![Critical decisions](critical_decisions.png)\n")
+    return "\n".join(text)
+
+
+def _difficulty(table: pd.DataFrame | None, config: ExperimentConfig, figures: list[str]) -> str:
+    """The ladder's difficulty table: per game, deals and share at each level."""
+    if table is None or config.ladder is None:
+        return ""
+    ladder = config.ladder
+    rows = [[r.game, r.level, r.information, r.deals, percent(r.share)] for r in table.itertuples()]
+    text = ["## Difficulty\n",
+            f"The difficulty of a deal is the weakest player of the ladder ({', '.join(ladder.rungs)}) "
+            f"that wins it; a stochastic player wins it when it wins at least one of {ladder.tries} "
+            f"tries. Else `perfect play only` ({ladder.perfect} won it), `unwinnable` ({ladder.perfect} "
+            "proved it lost) or `unknown` (undecided, or a player below had no result). \"sees\": what "
+            "that level's player saw (the perfect player's for the last three). The `difficulty` column "
+            "of `deals.csv` gives each deal's level; `difficulty.csv` this table.\n",
+            markdown_table(["game", "level", "sees", "deals", "share"], rows), ""]
+    if "difficulty" in figures:
+        text.append("![Difficulty of the deals by game](difficulty.png)\n")
+    return "\n".join(text)
+
+
+def _skill_curve(curve: pd.DataFrame | None, figures: list[str]) -> str:
+    """The skill curve: each rung's win rate, weakest first, then perfect play."""
+    if curve is None:
+        return ""
+    rows = [[r.game, r.position, r.policy, r.information, "" if pd.isna(r.budget) else f"{r.budget:,}",
+             r.played, r.won, percent(r.win_rate), interval(r.wilson_low, r.wilson_high), r.won_any_try]
+            for r in curve.itertuples()]
+    text = ["## Skill curve\n",
+            "Win rate of each player of the ladder, weakest first, then perfect play (first try of "
+            "each deal, as in the win-rate table; `won in any try` counts the deals a stochastic "
+            "player won in at least one of its tries). `budget`: positions searched per move where "
+            "the player has one. `skill_curve.csv` holds this table with each player's place on the "
+            "figure's axis.\n",
+            markdown_table(["game", "rung", "player", "sees", "budget", "played", "won", "win rate",
+                            "Wilson 95%", "won in any try"], rows), ""]
+    if "skill_curve" in figures:
+        text.append("![Skill curve: win rate by player](skill_curve.png)\n")
     return "\n".join(text)
 
 

@@ -242,8 +242,75 @@ def critical_figure(frame: pd.DataFrame) -> Figure | None:
     return figure
 
 
+_LEVEL_COLOURS = {"perfect play only": "#264653", "unwinnable": "#e76f51", "unknown": "#bfc5cc"}
+
+
+def difficulty_figure(difficulty: pd.DataFrame) -> Figure | None:
+    """One stacked bar per game: the share of its deals at each difficulty level, the
+    easiest at the bottom, in ladder order (``ladder.difficulty_table``)."""
+    if difficulty is None or not len(difficulty):
+        return None
+    games, levels = list(difficulty["game"].unique()), list(difficulty["level"].unique())
+    rungs = [level for level in levels if level not in _LEVEL_COLOURS]
+    greens = matplotlib.colormaps["YlGn"](np.linspace(0.25, 0.85, max(len(rungs), 1)))
+    colours = {**{rung: tuple(greens[i]) for i, rung in enumerate(rungs)}, **_LEVEL_COLOURS}
+    figure = Figure(figsize=(max(6.4, 1.3 * len(games) + 3.5), 4.8), layout="constrained")
+    axis = figure.subplots()
+    bottom = np.zeros(len(games))
+    for level in levels:
+        rows = difficulty[difficulty["level"] == level].set_index("game").reindex(games)
+        shares = 100 * rows["share"].fillna(0.0).to_numpy()
+        axis.bar(np.arange(len(games)), shares, 0.6, bottom=bottom, color=colours[level],
+                 edgecolor="white", linewidth=0.5, label=_wrap(_seen(level, rows["information"])))
+        bottom += shares
+    axis.set_xticks(np.arange(len(games)), [_wrap(g) for g in games])
+    axis.set(ylabel="deals (%)", ylim=(0, 100), title="Difficulty: the weakest player that wins each deal")
+    handles, labels = axis.get_legend_handles_labels()
+    # Legend top to bottom as the stack, outside the axes so it covers no bar.
+    axis.legend(handles[::-1], labels[::-1], title="level", frameon=False, fontsize="small",
+                loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return figure
+
+
+def _seen(label: str, information: pd.Series) -> str:
+    """``label (open)``: what the player saw, when every game says the same."""
+    seen = set(information.dropna()) - {""}
+    return f"{label} ({seen.pop()})" if len(seen) == 1 else label
+
+
+def skill_curve_figure(curve: pd.DataFrame) -> Figure | None:
+    """Win rate against thinking budget: one line per game through the rungs (ladder
+    order) to perfect play, on a log "positions searched per move" axis, with Wilson
+    bands (``ladder.skill_curve``)."""
+    if curve is None or not len(curve):
+        return None
+    figure = Figure(figsize=(8.4, 5.0), layout="constrained")
+    axis = figure.subplots()
+    for i, (game, group) in enumerate(curve.groupby("game", sort=False)):
+        colour = _COLOURS[i % len(_COLOURS)]
+        group = group.sort_values("position")
+        axis.plot(group["x"], 100 * group["win_rate"], marker="o", color=colour, label=_wrap(game))
+        axis.fill_between(group["x"], 100 * group["wilson_low"], 100 * group["wilson_high"],
+                          color=colour, alpha=0.15, linewidth=0)
+    ticks = curve.drop_duplicates("position").sort_values("position")
+    last = ticks["position"].max()
+    names = [f"{r.policy}\n({r.budget:,})" if not pd.isna(r.budget) else str(r.policy)
+             for r in ticks.itertuples()]
+    names[-1] += "\nperfect play" + _seen("", curve[curve["position"] == last]["information"])
+    axis.set_xscale("log")
+    axis.set_xticks(ticks["x"].tolist(), names, rotation=30, ha="right", fontsize="small")
+    axis.minorticks_off()
+    axis.set(xlabel="player, placed by positions searched per move (log scale; non-searching "
+                    "players left, perfect play right)", ylabel="deals won (%)", ylim=(-2, 102),
+             title="Skill curve: win rate by player (Wilson 95% bands)")
+    axis.grid(axis="y", alpha=0.3)
+    axis.legend(title="game", frameon=False, fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return figure
+
+
 def save_figures(folder: Path, frame: pd.DataFrame, summary: pd.DataFrame,
-                 claims: pd.DataFrame) -> list[str]:
+                 claims: pd.DataFrame, difficulty: pd.DataFrame | None = None,
+                 curve: pd.DataFrame | None = None) -> list[str]:
     """Draw and save every figure that has data; return their names (without extension)."""
     figures = {
         "win_rates": win_rate_figure(summary, claims) if len(summary) else None,
@@ -251,6 +318,8 @@ def save_figures(folder: Path, frame: pd.DataFrame, summary: pd.DataFrame,
         "solver_effort": effort_figure(frame),
         "cards_home_lost": cards_home_figure(frame),
         "critical_decisions": critical_figure(frame),
+        "difficulty": difficulty_figure(difficulty),
+        "skill_curve": skill_curve_figure(curve),
     }
     saved = []
     for name, figure in figures.items():

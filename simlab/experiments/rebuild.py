@@ -13,7 +13,15 @@ from simlab.errors import ConfigError
 from simlab.experiments.config import config_from_dict, load_config
 from simlab.experiments.lock import folder_lock
 from simlab.experiments.report import MANIFEST, RESOLVED_CONFIG, build_manifest, write_reports
-from simlab.experiments.store import DATABASE_NAME, ResultStore, deals_frame, readable_cells, stored_cells
+from simlab.experiments.store import (
+    DATABASE_NAME,
+    ResultStore,
+    deals_frame,
+    readable_cells,
+    stored_cells,
+    tries_frame,
+    try_cells,
+)
 
 
 def rebuild(folder: Path) -> dict[str, pd.DataFrame]:
@@ -45,6 +53,7 @@ def _rebuild(folder: Path) -> dict[str, pd.DataFrame]:
             config = load_config(folder / RESOLVED_CONFIG)
             cells = readable_cells(config, store.cell_identities())
         frame = deals_frame(config, store, tracebacks=True, cells=cells)
+        tries = tries_frame(config, store, try_cells(config, cells, stochastic_only=False))
         sessions = list(store.sessions())
     manifest = _stored_manifest(folder) or build_manifest(
         config, sessions[0]["started"] if sessions else "", sessions[-1]["finished"] if sessions else "",
@@ -52,7 +61,7 @@ def _rebuild(folder: Path) -> dict[str, pd.DataFrame]:
     manifest["sessions"] = sessions
     manifest["configs"] = [{"recorded": c["recorded"], "config": c["config"]} for c in configs]
     errors = frame[frame["verdict"] == "error"]
-    return write_reports(folder, config, frame.drop(columns="traceback"), manifest, errors)
+    return write_reports(folder, config, frame.drop(columns="traceback"), manifest, errors, tries)
 
 
 def _stored_manifest(folder: Path) -> dict[str, Any] | None:

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from simlab.experiments.config import ExperimentConfig
+from simlab.experiments.ladder import difficulty_column, difficulty_table, skill_curve
 from simlab.experiments.markdown import report_markdown
 from simlab.experiments.plots import save_figures
 from simlab.experiments.tables import claims_table, comparisons_table, summarize
@@ -71,8 +72,11 @@ def build_manifest(config: ExperimentConfig, started: str, finished: str, played
 
 
 def write_reports(folder: Path, config: ExperimentConfig, frame: pd.DataFrame,
-                  manifest: dict[str, Any], errors: pd.DataFrame | None = None) -> dict[str, pd.DataFrame]:
-    """Write deals/summary/claims/comparisons CSVs, figures, errors, manifest and report.md.
+                  manifest: dict[str, Any], errors: pd.DataFrame | None = None,
+                  tries: pd.DataFrame | None = None) -> dict[str, pd.DataFrame]:
+    """Write deals/summary/claims/comparisons CSVs, figures, errors, manifest and report.md;
+    with a ladder also the ``difficulty`` column of ``deals.csv``, ``difficulty.csv`` and
+    ``skill_curve.csv`` (``tries``: the stored extra tries, ``store.tries_frame``).
 
     Returns:
         The tables by name.
@@ -80,14 +84,27 @@ def write_reports(folder: Path, config: ExperimentConfig, frame: pd.DataFrame,
     folder = Path(folder)
     tables = {"deals": frame, "summary": summarize(frame),
               "claims": claims_table(frame, config.claims), "comparisons": comparisons_table(frame)}
+    if config.ladder is not None:
+        tables.update(ladder_tables(config, frame, tables["summary"], tries))
     for name, table in tables.items():
         table.to_csv(folder / f"{name}.csv", index=False)
-    figures = save_figures(folder, frame, tables["summary"], tables["claims"])
+    figures = save_figures(folder, tables["deals"], tables["summary"], tables["claims"],
+                           tables.get("difficulty"), tables.get("skill_curve"))
     _write_errors(folder, errors)
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     text = report_markdown(config, tables, figures, manifest)
     (folder / "report.md").write_text(text, encoding="utf-8")
     return tables
+
+
+def ladder_tables(config: ExperimentConfig, frame: pd.DataFrame, summary: pd.DataFrame,
+                  tries: pd.DataFrame | None) -> dict[str, pd.DataFrame]:
+    """The per-deal table with its ``difficulty`` column, the difficulty table and the skill curve."""
+    ladder = config.ladder
+    assert ladder is not None
+    deals = frame.assign(difficulty=difficulty_column(frame, tries, ladder))
+    return {"deals": deals, "difficulty": difficulty_table(deals, ladder),
+            "skill_curve": skill_curve(summary, deals, tries, ladder, config.policies)}
 
 
 def _write_errors(folder: Path, errors: pd.DataFrame | None) -> None:

@@ -32,11 +32,12 @@ from simlab.experiments.report import RESOLVED_CONFIG, build_manifest, write_rep
 from simlab.experiments.store import (
     Cell,
     ResultStore,
-    cell_identity,
     cell_records,
     cells_of,
     deals_frame,
     now,
+    tries_frame,
+    try_cells,
 )
 from simlab.experiments.worker import ERROR, WORKER_DIED, ChunkTask, failure_row, play_chunk
 from simlab.policies.catalog import policy_class
@@ -88,14 +89,15 @@ def _run_locked(config: ExperimentConfig, folder: Path, progress: bool | None) -
         cells = cells_of(config)
         configs = record_config(config, cells, store, started)
         (folder / RESOLVED_CONFIG).write_text(config.to_yaml(), encoding="utf-8")
-        played = play_missing(config, cells, store, started, progress)
+        extra = try_cells(config, cells)
+        played = play_missing(config, cells + extra, store, started, progress)
         frame = deals_frame(config, store, tracebacks=True, cells=cells)
+        tries = tries_frame(config, store, extra)
         sessions = list(store.sessions())
     manifest = build_manifest(config, started, now(), played, sessions, configs)
     errors = frame[frame["verdict"] == ERROR]
-    frame = frame.drop(columns="traceback")
-    write_reports(folder, config, frame, manifest, errors)
-    return RunOutcome(folder, frame, played, len(errors))
+    tables = write_reports(folder, config, frame.drop(columns="traceback"), manifest, errors, tries)
+    return RunOutcome(folder, tables["deals"], played, len(errors))
 
 
 def record_config(config: ExperimentConfig, cells: list[Cell], store: ResultStore,
@@ -111,7 +113,9 @@ def record_config(config: ExperimentConfig, cells: list[Cell], store: ResultStor
     last = configs[-1] if configs else None
     if last is not None and last["config"] == config.to_dict() and last["cells"] == records:
         return configs
-    known, counts = store.cell_identities(), store.deal_counts()
+    # a ladder's extra tries (``store.try_cells``) follow their cell: leave them out of the story
+    known = {key: identity for key, identity in store.cell_identities().items() if "try" not in identity}
+    counts = store.deal_counts()
     if known:  # a rerun: what changed, and what it means for the stored deals
         changes = config_changes(last["config"], config.to_dict()) if last else []
         lines = [f"{config.output}/ holds results of another config. Changes:" if changes
@@ -132,7 +136,7 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
                  progress: bool | None) -> int:
     """Play and store every deal the database lacks; return how many were played."""
     for cell in cells:
-        store.add_cell(cell.key, cell_identity(cell.game, cell.policy, config.root_seed))
+        store.add_cell(cell.key, cell.identity(config.root_seed))
     tasks = plan(config, cells, store)
     session = store.start_session(started, sum(len(t.deals) for t in tasks))
     bars = Progress(config, cells, store, tasks, enabled=progress)
@@ -175,7 +179,7 @@ def _task(config: ExperimentConfig, cell: Cell, deals: tuple[int, ...]) -> Chunk
     timeout = None if policy_class(cell.policy.name).budgeted else config.execution.deal_timeout
     return ChunkTask(cell.key, cell.game.name, json.dumps(cell.game.params, sort_keys=True),
                      cell.policy.name, json.dumps(cell.policy.params, sort_keys=True),
-                     config.root_seed, deals, timeout)
+                     config.root_seed, deals, timeout, cell.attempt)
 
 
 @contextmanager

@@ -12,6 +12,11 @@ source of a user policy's module, the simlab version for a built-in), and the
 root seed. Its key is a hash of exactly these, so results of different
 parameters or code never mix; labels and execution settings are not part of it.
 
+A ladder's extra tries of a stochastic rung (``ExperimentConfig.ladder``) are cells
+of their own (``try_cells``): try ``t`` of a cell is keyed by the cell's key and
+``t``, so the per-deal table keeps one row per policy and deal (its first try, the
+ordinary play) and a folder without a ladder reads as before.
+
 The database also keeps every config the folder has seen (``configs``) with the
 cells it had, so a rerun can say what changed and ``simlab report`` can read the
 cells back without importing a user's policy module.
@@ -22,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -109,18 +114,70 @@ class Cell:
     """One game x policy pair of the experiment and its database key.
 
     ``information`` is the stored ``information_label`` of a cell read back from
-    the database (empty: compute it).
+    the database (empty: compute it). ``attempt`` is 0 for an ordinary cell and
+    ``t`` >= 1 for a ladder's extra try ``t`` of a stochastic rung (``try_cells``).
     """
 
     key: str
     game: Component
     policy: Component
     information: str = ""
+    attempt: int = 0
+
+    def identity(self, root_seed: int) -> dict[str, Any]:
+        """What the database records for the cell (``cells`` table)."""
+        identity = cell_identity(self.game, self.policy, root_seed)
+        return {**identity, "try": self.attempt} if self.attempt else identity
 
 
 def cells_of(config: ExperimentConfig) -> list[Cell]:
     """Every (game, policy) cell, games first then policies, in config order."""
     return [Cell(cell_key(g, p, config.root_seed), g, p) for g in config.games for p in config.policies]
+
+
+def try_key(key: str, attempt: int) -> str:
+    """The key of extra try ``attempt`` (>= 1) of the cell ``key``."""
+    return _hash({"cell": key, "try": attempt})
+
+
+def try_cells(config: ExperimentConfig, cells: list[Cell], stochastic_only: bool = True) -> list[Cell]:
+    """The extra tries (2nd to ``ladder.tries``-th) of each stochastic rung's cell.
+
+    ``stochastic_only=False`` takes every rung (for reading back what is stored
+    without building a user's policy: a deterministic rung simply has no rows).
+    """
+    ladder = config.ladder
+    if ladder is None or ladder.tries == 1:
+        return []
+    extra = []
+    for cell in cells:
+        if cell.policy.label not in ladder.rungs:
+            continue
+        if stochastic_only and not make_policy(cell.policy.name, **cell.policy.params).is_stochastic():
+            continue
+        for attempt in range(1, ladder.tries):
+            label = f"{cell.policy.label} (try {attempt + 1})"
+            extra.append(Cell(try_key(cell.key, attempt), cell.game, replace(cell.policy, label=label),
+                              cell.information, attempt))
+    return extra
+
+
+TRY_COLUMNS = ("game", "policy", "deal", "attempt", "verdict")
+
+
+def tries_frame(config: ExperimentConfig, store: ResultStore, extra: list[Cell]) -> pd.DataFrame:
+    """The stored extra tries ``extra`` (``try_cells``) of this config's deals:
+    game, the rung's own policy label, deal, attempt (>= 1) and verdict."""
+    rows = store.rows([c.key for c in extra]) if extra else pd.DataFrame(columns=list(ROW_COLUMNS))
+    rows = rows[rows["deal"].isin(set(config.deals))]
+    by_key = {c.key: c for c in extra}
+    return pd.DataFrame({
+        "game": rows["cell"].map(lambda k: by_key[k].game.label),
+        "policy": rows["cell"].map(lambda k: by_key[k].policy.label.rsplit(" (try ", 1)[0]),
+        "deal": rows["deal"].astype("int64"),
+        "attempt": rows["cell"].map(lambda k: by_key[k].attempt).astype("int64"),
+        "verdict": rows["verdict"].astype(str),
+    }, columns=list(TRY_COLUMNS)).reset_index(drop=True)
 
 
 def readable_cells(config: ExperimentConfig, known: Iterable[str]) -> list[Cell]:

@@ -41,6 +41,7 @@ class ChunkTask(NamedTuple):
     root_seed: int
     deals: tuple[int, ...]
     timeout: float | None = None  # seconds a deal may take (``execution.deal_timeout``); None: no limit
+    attempt: int = 0  # which try of the deal (``play.deal_rng``): 0, the ordinary play
 
 
 @lru_cache(maxsize=64)
@@ -60,7 +61,7 @@ def play_chunk(task: ChunkTask) -> list[dict[str, Any]]:
         game, policy = components_of(task)
     except Exception as error:  # noqa: BLE001  (e.g. a user module missing on this worker)
         return [error_row(task.cell, deal, error, 0.0) for deal in task.deals]
-    return [play_one(task.cell, game, policy, deal, task.root_seed) for deal in task.deals]
+    return [play_one(task.cell, game, policy, deal, task.root_seed, task.attempt) for deal in task.deals]
 
 
 def components_of(task: ChunkTask) -> tuple[Game, Policy]:
@@ -71,12 +72,14 @@ def components_of(task: ChunkTask) -> tuple[Game, Policy]:
         raise RuntimeError(f"importing the policy called sys.exit({exit_.code!r})") from None
 
 
-def play_one(cell: str, game: Game, policy: Policy, deal: int, root_seed: int) -> dict[str, Any]:
-    """One deal's row; whatever the policy raises (even ``sys.exit``) becomes an error row."""
+def play_one(cell: str, game: Game, policy: Policy, deal: int, root_seed: int,
+             attempt: int = 0) -> dict[str, Any]:
+    """One deal's row (try ``attempt``); whatever the policy raises (even ``sys.exit``) becomes
+    an error row."""
     # CPU time is reported, never used for results: it differs from run to run.
     start = time.process_time()
     try:
-        record = play_deal(game, policy, deal, root_seed)
+        record = play_deal(game, policy, deal, root_seed, attempt)
         if record.verdict not in VERDICTS:
             raise ValueError(f"the policy returned verdict {record.verdict!r}; expected one of {VERDICTS}")
     except (Exception, SystemExit) as error:  # noqa: BLE001  (one bad deal must not stop the batch)
@@ -158,7 +161,7 @@ def _serve_task(connection: Any, task: ChunkTask) -> None:
         connection.send(("start", (deal, first and ":" not in task.policy)))
         first = False
         _started_cells.add(task.cell)
-        connection.send(("row", play_one(task.cell, game, policy, deal, task.root_seed)))
+        connection.send(("row", play_one(task.cell, game, policy, deal, task.root_seed, task.attempt)))
     connection.send(("done", None))
 
 

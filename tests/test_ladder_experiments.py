@@ -1,0 +1,273 @@
+"""A ladder of players in experiments: the config key, the difficulty of a deal, the
+skill curve, their tables and figures, extra tries, and ``simlab deals``.
+
+Timing columns differ between runs and are left out of every equality check.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+import simlab
+from simlab.errors import ConfigError
+from simlab.experiments import commands
+from simlab.experiments.config import Ladder, config_from_dict
+from simlab.experiments.deal_lists import DealQuery, default_levels
+from simlab.experiments.ladder import (
+    DEFAULT_LADDER,
+    PERFECT_ONLY,
+    UNKNOWN_LEVEL,
+    UNWINNABLE,
+    curve_positions,
+    deal_difficulty,
+    difficulty_column,
+)
+from simlab.experiments.rebuild import rebuild
+from simlab.experiments.store import DATABASE_NAME, TIMING_COLUMNS
+from simlab.games import make_game
+from simlab.play import deal_rng
+from simlab.policies import make_policy
+from simlab.solver.replay import replays_to_win
+
+# Citadel: the solver decides a deal in a few hundred positions, so the ladder is cheap.
+LADDER: dict[str, Any] = {
+    "name": "tiny_ladder",
+    "root_seed": 3,
+    "deals": {"start": 1, "count": 8},
+    "games": ["citadel", "beleaguered_castle"],
+    "policies": ["random", "greedy", "heuristic", {"name": "solver", "label": "solver_300", "params": {"budget": 300}},
+                 {"name": "solver", "params": {"budget": 200_000}}],
+    "ladder": {"rungs": ["random", "greedy", "heuristic", "solver_300"], "perfect": "solver", "tries": 3},
+    "execution": {"n_jobs": 1, "chunk_size": 3, "backend": "sequential"},
+}
+LEVELS = ["random", "greedy", "heuristic", "solver_300", PERFECT_ONLY, UNWINNABLE, UNKNOWN_LEVEL]
+CSV_TABLES = ("deals", "summary", "claims", "comparisons", "difficulty", "skill_curve")
+
+
+def config_with(**changes: Any) -> dict[str, Any]:
+    return {**LADDER, **changes}
+
+
+def csv_tables(folder: Path) -> dict[str, pd.DataFrame]:
+    tables = {}
+    for name in CSV_TABLES:
+        if not (folder / f"{name}.csv").exists():  # a config without a ladder: no ladder tables
+            continue
+        frame = pd.read_csv(folder / f"{name}.csv", keep_default_na=False)
+        tables[name] = frame.drop(columns=[c for c in frame.columns if any(t in c for t in TIMING_COLUMNS)])
+    return tables
+
+
+def assert_same_tables(a: Path, b: Path) -> None:
+    for name, frame in csv_tables(a).items():
+        pd.testing.assert_frame_equal(frame, csv_tables(b)[name], obj=name)
+
+
+# ----- config -------------------------------------------------------------------------
+@pytest.mark.parametrize(("ladder", "message"), [
+    ({"rungs": ["random", "greedyy"], "perfect": "solver"},
+     "ladder.rungs[1] must name a policy of this experiment. Got 'greedyy' (a str). Did you mean 'greedy'?"),
+    ({"rungs": ["random"], "perfect": "solvr"},
+     "ladder.perfect must name a policy of this experiment. Got 'solvr' (a str). Did you mean 'solver'?"),
+    ({"rungs": ["random"], "perfect": "solver", "tries": 0}, "ladder.tries must be an int >= 1. Got 0"),
+    ({"rungs": ["random"], "perfect": "solver", "tries": True}, "ladder.tries must be an int >= 1. Got True"),
+    ({"rungs": ["random", "solver"], "perfect": "solver"}, "ladder.perfect: the policy 'solver' is also rung 1"),
+    ({"rungs": ["random", "random"], "perfect": "solver"}, "ladder.rungs[1]: the policy 'random' is already rung 0"),
+    ({"rungs": [], "perfect": "solver"}, "ladder.rungs must be a list of at least 1 item"),
+    ({"rungs": ["random"]}, "ladder: the required key 'perfect' is missing"),
+    ({"rungs": ["random"], "perfect": "solver", "trys": 2}, "ladder: unknown key 'trys'. Did you mean 'tries'?"),
+])
+def test_a_bad_ladder_is_a_config_error_naming_its_key(ladder: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        config_from_dict(config_with(ladder=ladder), source="x.yaml")
+    assert str(error.value).startswith("x.yaml: "), str(error.value)
+    assert message in str(error.value), str(error.value)
+
+
+def test_a_ladder_is_resolved_and_a_config_without_one_reads_as_before() -> None:
+    config = config_from_dict(config_with(ladder={"rungs": ["random", "greedy"], "perfect": "solver"}))
+    assert config.ladder is not None and config.ladder.tries == 1
+    assert config.to_dict()["ladder"] == {"rungs": ["random", "greedy"], "perfect": "solver", "tries": 1}
+    assert config_from_dict(config.to_dict()) == config
+    plain = {k: v for k, v in LADDER.items() if k != "ladder"}
+    assert "ladder" not in config_from_dict(plain).to_dict()
+
+
+# ----- the difficulty of a deal, the curve's axis ----------------------------------------
+@pytest.mark.parametrize(("wins", "verdict", "expected"), [
+    ([False, True, True], "won", "b"),
+    ([True, False, False], "lost", "a"),  # a rung's win stands whatever the perfect player said
+    ([False, False, False], "won", PERFECT_ONLY),
+    ([False, False, False], "lost", UNWINNABLE),
+    ([False, False, False], "unknown", UNKNOWN_LEVEL),
+    ([False, False, False], None, UNKNOWN_LEVEL),
+    ([False, False, True], "unknown", "c"),
+])
+def test_deal_difficulty_is_the_first_winning_rung_else_the_perfect_verdict(
+        wins: list[bool], verdict: str | None, expected: str) -> None:
+    assert deal_difficulty(wins, ["a", "b", "c"], verdict) == expected
+
+
+def test_difficulty_column_counts_extra_tries_and_a_missing_result_as_unknown() -> None:
+    rows = [("r", 1, "lost"), ("s", 1, "won"), ("p", 1, "won"),
+            ("r", 2, "lost"), ("s", 2, "lost"), ("p", 2, "lost"),
+            ("r", 3, "lost"), ("s", 3, "lost"), ("p", 3, "won"),
+            ("r", 4, "error"), ("s", 4, "lost"), ("p", 4, "won"),
+            ("r", 5, "error"), ("s", 5, "won"), ("p", 5, "unknown")]
+    frame = pd.DataFrame([("g", policy, deal, verdict) for policy, deal, verdict in rows],
+                         columns=["game", "policy", "deal", "verdict"])
+    tries = pd.DataFrame([("g", "r", 2, 1, "lost"), ("g", "r", 2, 2, "won"), ("g", "r", 3, 1, "lost")],
+                         columns=["game", "policy", "deal", "attempt", "verdict"])
+    levels = difficulty_column(frame, tries, Ladder(rungs=("r", "s"), perfect="p", tries=3))
+    by_deal = dict(zip(frame["deal"], levels))
+    # deal 2: r won its third try; deal 4: r has no result, so s losing proves nothing;
+    # deal 5: s won, but r, below it, might have won too.
+    assert by_deal == {1: "s", 2: "r", 3: PERFECT_ONLY, 4: UNKNOWN_LEVEL, 5: UNKNOWN_LEVEL}
+    assert (levels.index == frame.index).all()
+
+
+def test_curve_positions_put_budgets_on_the_axis_and_the_rest_in_order() -> None:
+    assert curve_positions([None, None, 10, 1000, None]) == [0.1, 1.0, 10.0, 1000.0, 10000.0]
+    assert curve_positions([None, None, None]) == [1.0, 10.0, 100.0]
+    assert curve_positions([None, 100, 50, None, 7]) == [10.0, 100.0, 1000.0, 10000.0, 100000.0]
+
+
+def test_random_is_stochastic_and_tries_are_seeded_apart() -> None:
+    assert make_policy("random").is_stochastic()
+    assert not make_policy("greedy").is_stochastic() and not make_policy("solver").is_stochastic()
+    first = deal_rng(5, 0, "policy:random").random(4)
+    assert (deal_rng(5, 0, "policy:random", 0).random(4) == first).all()  # try 0: the seed as always
+    assert not (deal_rng(5, 0, "policy:random", 1).random(4) == first).any()
+    assert not (deal_rng(5, 0, "policy:random", 2).random(4) == deal_rng(5, 0, "policy:random", 1).random(4)).any()
+
+
+# ----- end to end -------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def ladder_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("ladder") / "out"
+    simlab.run({**LADDER, "output": str(folder)}, progress=False)
+    return folder
+
+
+def test_a_ladder_run_writes_the_difficulty_column_tables_and_figures(ladder_run: Path) -> None:
+    for name in ("difficulty.csv", "skill_curve.csv", "difficulty.png", "skill_curve.png"):
+        assert (ladder_run / name).is_file(), name
+    deals = pd.read_csv(ladder_run / "deals.csv", keep_default_na=False)
+    assert set(deals["difficulty"]) <= set(LEVELS)
+    assert (deals.groupby(["game", "deal"])["difficulty"].nunique() == 1).all()
+    for (game, deal), group in deals.groupby(["game", "deal"]):
+        verdicts = dict(zip(group["policy"], group["verdict"]))
+        level = group["difficulty"].iloc[0]
+        if level in LEVELS[:4]:  # a rung won it (its first try, or for random maybe another)
+            assert level == "random" or verdicts[level] == "won"
+            assert all(verdicts[rung] != "won" for rung in LEVELS[:LEVELS.index(level)])
+        else:
+            assert all(verdicts[rung] != "won" for rung in LEVELS[1:4])
+            assert level == {"won": PERFECT_ONLY, "lost": UNWINNABLE}.get(verdicts["solver"], UNKNOWN_LEVEL)
+    difficulty = pd.read_csv(ladder_run / "difficulty.csv", keep_default_na=False)
+    for game, group in difficulty.groupby("game", sort=False):
+        assert list(group["level"]) == LEVELS
+        assert group["deals"].sum() == 8 and abs(group["share"].sum() - 1) < 1e-9
+        counts = deals[deals["game"] == game].drop_duplicates("deal")["difficulty"].value_counts()
+        assert dict(zip(group["level"], group["deals"])) == {lv: int(counts.get(lv, 0)) for lv in LEVELS}
+    assert set(difficulty["information"]) == {"open"}
+    curve = pd.read_csv(ladder_run / "skill_curve.csv", keep_default_na=False)
+    assert list(curve[curve["game"] == "citadel"]["policy"]) == LEVELS[:4] + ["solver"]
+    summary = pd.read_csv(ladder_run / "summary.csv").set_index(["game", "policy"])
+    for row in curve.itertuples():
+        assert row.won == summary.loc[(row.game, row.policy), "won"]
+        assert row.wilson_low <= row.win_rate <= row.wilson_high
+    assert list(curve["x"].iloc[:5]) == [0.3, 3.0, 30.0, 300.0, 3000.0]
+    report = (ladder_run / "report.md").read_text()
+    assert "## Difficulty" in report and "## Skill curve" in report and "![Skill curve" in report
+
+
+def test_extra_tries_are_stored_apart_and_the_main_tables_equal_a_run_without_a_ladder(
+        ladder_run: Path, tmp_path: Path) -> None:
+    with sqlite3.connect(ladder_run / DATABASE_NAME) as db:
+        identities = [json.loads(i) for (i,) in db.execute("SELECT identity FROM cells")]
+        rows = db.execute("SELECT COUNT(*) FROM deals").fetchone()[0]
+    tries = [i for i in identities if "try" in i]
+    assert sorted(i["try"] for i in tries) == [1, 1, 2, 2]  # random's tries 2 and 3, in both games
+    assert all(i["policy"]["name"] == "random" for i in tries)
+    assert rows == 2 * 5 * 8 + 4 * 8
+    plain = tmp_path / "plain"
+    simlab.run({**{k: v for k, v in LADDER.items() if k != "ladder"}, "output": str(plain)}, progress=False)
+    ladder_tables, plain_tables = csv_tables(ladder_run), csv_tables(plain)
+    assert not (plain / "difficulty.csv").exists() and not (plain / "skill_curve.png").exists()
+    pd.testing.assert_frame_equal(ladder_tables["deals"].drop(columns="difficulty"), plain_tables["deals"])
+    for name in ("summary", "claims", "comparisons"):
+        pd.testing.assert_frame_equal(ladder_tables[name], plain_tables[name], obj=name)
+
+
+def test_results_do_not_depend_on_workers_or_chunks_and_a_rerun_resumes(ladder_run: Path, tmp_path: Path) -> None:
+    two = tmp_path / "two"
+    simlab.run({**LADDER, "output": str(two), "execution": {"n_jobs": 2, "chunk_size": 5}}, progress=False)
+    assert_same_tables(ladder_run, two)
+    with sqlite3.connect(two / DATABASE_NAME) as db:  # lose some first and extra tries
+        db.execute("DELETE FROM deals WHERE deal > 5")
+    simlab.run({**LADDER, "output": str(two)}, progress=False)
+    assert_same_tables(ladder_run, two)
+    (two / "difficulty.csv").unlink()
+    rebuild(two)
+    assert_same_tables(ladder_run, two)
+
+
+# ----- simlab deals ---------------------------------------------------------------------
+def test_simlab_deals_lists_matching_deals_whose_lines_replay_to_a_win(tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "easy.jsonl"
+    status = commands.main(["deals", "citadel", "--winnable", "--won-by", "heuristic", "--first", "3",
+                            "--count", "2", "--out", str(out), "--jobs", "1", "--results", str(tmp_path),
+                            "--no-progress"])
+    assert status == 0
+    entries = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(entries) == 2 and [e["deal"] for e in entries] == sorted(e["deal"] for e in entries)
+    game = make_game("citadel")
+    deals = pd.read_csv(tmp_path / "citadel" / "deals.csv")
+    for entry in entries:
+        assert entry["game"] == "citadel" and entry["deal"] >= 3
+        assert {"heuristic", "solver"} <= set(entry["won_by"])
+        assert replays_to_win(game, game.initial_state(entry["deal"]), [tuple(m) for m in entry["moves"]])
+        won = deals[(deals["deal"] == entry["deal"]) & (deals["verdict"] == "won")]["policy"]
+        assert sorted(won) == sorted(entry["won_by"])
+    # every deal examined before the last listed one that is not listed did not match
+    examined = deals[deals["deal"] < entries[-1]["deal"]]
+    listed = {e["deal"] for e in entries}
+    for deal, group in examined.groupby("deal"):
+        if deal not in listed:
+            assert not {"heuristic", "solver"} <= set(group[group["verdict"] == "won"]["policy"])
+    again = commands.main(["deals", "citadel", "--winnable", "--won-by", "heuristic", "--first", "3",
+                           "--count", "2", "--jobs", "1", "--results", str(tmp_path), "--no-progress"])
+    assert again == 0
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert printed == entries
+
+
+def test_simlab_deals_with_a_difficulty_uses_the_default_ladder(tmp_path: Path, capsys: Any) -> None:
+    status = commands.main(["deals", "citadel", "--difficulty", "heuristic", "--count", "1", "--jobs", "1",
+                            "--results", str(tmp_path), "--no-progress"])
+    assert status == 0
+    (entry,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert entry["difficulty"] == "heuristic" and "heuristic" in entry["won_by"]
+    assert "random" not in entry["won_by"] and "greedy" not in entry["won_by"]
+    game = make_game("citadel")
+    assert replays_to_win(game, game.initial_state(entry["deal"]), [tuple(m) for m in entry["moves"]])
+    assert default_levels()[:len(DEFAULT_LADDER)] == [s.get("label", s["name"]) for s in DEFAULT_LADDER]
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["citadel"], "give at least one of --winnable"),
+    (["citadel", "--difficulty", "heuristc"], "Did you mean 'heuristic'?"),
+    (["citadl", "--winnable"], "Did you mean 'citadel'?"),
+])
+def test_simlab_deals_refuses_a_bad_query(arguments: list[str], message: str, tmp_path: Path,
+                                          capsys: Any) -> None:
+    assert commands.main(["deals", *arguments, "--results", str(tmp_path)]) == 2
+    assert message in capsys.readouterr().err
+    assert DealQuery("citadel", 1, 1, winnable=True).folder(tmp_path) == tmp_path / "citadel"
