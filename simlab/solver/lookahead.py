@@ -175,11 +175,13 @@ def lookahead(game: Game, array: np.ndarray, chance: np.ndarray, budget: int, ta
     plan = plan_for(game)
     seen = np.asarray(seen, dtype=np.uint64)
     if game.rules[HAS_SPECIAL]:
-        status, nodes, line, safe = plain_best_first(game.rules, plan.array, array.copy(), chance, plan.zobrist, budget,
-                                               table_bits, PROMISE_WEIGHTS, seen)
+        status, nodes, line, safe = plain_best_first(
+            game.rules, plan.array, array.copy(), chance, plan.zobrist, budget, table_bits, PROMISE_WEIGHTS, seen
+        )
     else:
-        status, nodes, line, safe = card_lookahead(game.rules, plan.array, array.copy(), plan.zobrist, budget, table_bits,
-                                             PROMISE_WEIGHTS, seen)
+        status, nodes, line, safe = card_lookahead(
+            game.rules, plan.array, array.copy(), plan.zobrist, budget, table_bits, PROMISE_WEIGHTS, seen
+        )
     return int(status), int(nodes), [int(code) for code in line], int(safe)
 
 
