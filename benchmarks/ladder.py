@@ -12,7 +12,14 @@ Knobs (environment variables, no command line):
 - ``SIMLAB_BENCH_LADDER_DEALS=N``: N deals per game and rung (default 20; the
   issue's figures are on deals 1-1000, a run of hours);
 - ``SIMLAB_BENCH_LADDER_TOP_DEALS=M``: the 100,000 rung plays only the first M
-  of them (default 5: tens of CPU-s a deal); its row says so;
+  of them (default 5); its row says so;
+- ``SIMLAB_BENCH_LADDER_TOP_MAX_MOVES=C``: and stops (lost, ``move_cap``) after C
+  moves (default 300; the policy's default is 2000). A lookahead player that
+  finds no win may wander for its whole move cap without repeating a position,
+  each move a full search: at 10,000 positions a move such a deal of
+  Beleaguered Castle cost 60-70 CPU-s, at 100,000 it would cost ten times
+  that. Its winning games are mostly 60-200 moves long (at 1,000 a move, 3 of
+  16 Beleaguered Castle wins on deals 1-40 took 500-1,406 moves);
 - ``SIMLAB_BENCH_FIRST_DEAL=K``: starting at deal K (default 1);
 - ``SIMLAB_BENCH_GAMES=a,b``: other games.
 
@@ -34,6 +41,7 @@ from simlab.engine.game import Game
 GAMES = [g for g in os.environ.get("SIMLAB_BENCH_GAMES", "beleaguered_castle,citadel").split(",") if g]
 DEAL_COUNT = int(os.environ.get("SIMLAB_BENCH_LADDER_DEALS", "20"))
 TOP_DEAL_COUNT = int(os.environ.get("SIMLAB_BENCH_LADDER_TOP_DEALS", "5"))
+TOP_MAX_MOVES = int(os.environ.get("SIMLAB_BENCH_LADDER_TOP_MAX_MOVES", "300"))
 FIRST_DEAL = int(os.environ.get("SIMLAB_BENCH_FIRST_DEAL", "1"))
 LOOKAHEAD_BUDGETS = (10, 100, 1_000, 10_000, 100_000)
 TOP_BUDGET = LOOKAHEAD_BUDGETS[-1]
@@ -46,8 +54,12 @@ def rungs() -> list[tuple[str, str, dict[str, Any], int]]:
         (name, name, {}, DEAL_COUNT) for name in ("random", "greedy", "heuristic", "tap")
     ]
     for budget in LOOKAHEAD_BUDGETS:
-        deals = min(DEAL_COUNT, TOP_DEAL_COUNT) if budget == TOP_BUDGET else DEAL_COUNT
-        ladder.append((f"lookahead:{budget}", "lookahead", {"budget": budget}, deals))
+        params: dict[str, Any] = {"budget": budget}
+        deals = DEAL_COUNT
+        if budget == TOP_BUDGET:
+            params["max_moves"] = TOP_MAX_MOVES
+            deals = min(DEAL_COUNT, TOP_DEAL_COUNT)
+        ladder.append((f"lookahead:{budget}", "lookahead", params, deals))
     return ladder
 
 
@@ -88,6 +100,8 @@ def run() -> None:
                 won, seconds = time_rung(game, policy_name, params, deals, label, writer)
                 handle.flush()
                 note = f"  (first {count} deals only)" if count < DEAL_COUNT else ""
+                if "max_moves" in params:
+                    note += f"  (max_moves {params['max_moves']})"
                 print(f"{label:<18}{count:>6}{won:>5}{100 * won / count:>7.1f}{seconds / count:>12.4f}{note}")
     print(f"per-deal results: {path}")
 
