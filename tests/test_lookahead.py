@@ -101,3 +101,13 @@ def test_deterministic_in_an_open_game() -> None:
     assert not policy.is_stochastic(game)
     runs = [policy.play(game, game.initial_state(5), np.random.default_rng(seed)).moves for seed in (1, 2)]
     assert runs[0] == runs[1]
+
+
+def test_a_share_of_the_budget_looks_for_a_win_first() -> None:
+    game, state = nearly_won()
+    status, nodes, line, _ = lookahead(game, state.array, NO_CHANCE, 100, 20, NOTHING, win_share=0.5)
+    assert status == STATUS_WON and nodes <= 50
+    final = replayed_positions(game, state, [game.move_from_code(code) for code in line])[-1]
+    assert game.is_won(final)
+    record = make_policy("lookahead", budget=100, win_share=0.5).play(game, state, np.random.default_rng(0))
+    assert record.won

@@ -116,6 +116,9 @@ class LookaheadPolicy(Policy):
     budgeted = True
     parameters = {
         "budget": Param(int, 1000, "most positions searched before each move", low=1, high=10**8),
+        "win_share": Param(float, 0.0, "share of each move's budget first spent by the solver's own search "
+                           "for a win (restarts of best-first and depth-first); the rest looks for the best line",
+                           low=0.0, high=1.0),
         "table_bits": Param(int, DEFAULT_TABLE_BITS, "transposition table of at most 2**bits positions "
                             "(8 bytes each)", low=10, high=30),
     }
@@ -128,7 +131,7 @@ class LookaheadPolicy(Policy):
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         referee = Referee(game, state, self.params["max_moves"])
         memory = Memory(game, referee.view())
-        budget, table_bits = self.params["budget"], self.params["table_bits"]
+        budget, table_bits, win_share = self.params["budget"], self.params["table_bits"], self.params["win_share"]
         sampling = samples_in(game)
         nodes = 0
         while not referee.over:
@@ -138,7 +141,8 @@ class LookaheadPolicy(Policy):
                 array = complete(game, memory.known, order)
             if game.has_chance:
                 chance = sampled_tape(game, rng)
-            status, spent, line, safe = lookahead(game, array, chance, budget, table_bits, memory.seen_keys(order))
+            status, spent, line, safe = lookahead(game, array, chance, budget, table_bits, memory.seen_keys(order),
+                                                 win_share)
             nodes += spent
             if status == STATUS_LOST and not sampling:
                 return referee.record("stuck", nodes)

@@ -43,7 +43,7 @@ from simlab.solver.best_first import (
 from simlab.solver.deadlock import provably_lost
 from simlab.solver.evaluation import promise
 from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, plan_for
-from simlab.solver.portfolio import PROMISE_WEIGHTS
+from simlab.solver.portfolio import PROMISE_WEIGHTS, portfolio_search
 from simlab.solver.search import (
     FIRST_TABLE_ENTRIES,
     MAX_BRANCHING,
@@ -158,31 +158,62 @@ def plain_best_first(rules, plan, state, chance, zobrist, budget, table_bits, we
 
 
 def lookahead(game: Game, array: np.ndarray, chance: np.ndarray, budget: int, table_bits: int,
-              seen: np.ndarray) -> tuple[int, int, list[int], int]:
+              seen: np.ndarray, win_share: float = 0.0) -> tuple[int, int, list[int], int]:
     """The bounded search of the ``lookahead`` player from the full position
     ``array`` (a sample of what it sees, in a game with hidden cards), with the
     chance tape ``chance`` (its own, in a game with redeals), never reaching a
     position whose search hash (``position_key``) is in ``seen``.
 
+    With a ``win_share`` above 0, that share of ``budget`` goes first to the
+    solver's own search for a win (``simlab.solver.portfolio.portfolio_search``:
+    restarts of best-first and depth-first searches, the deals pure best-first
+    misses); a win it finds is kept unless it passes through a position of
+    ``seen``; a proof that ``array`` is lost ends the search. The best-first
+    search for the best line gets the rest.
+
     Returns:
         (status, nodes, line, safe): ``STATUS_*`` (``STATUS_WON``: ``line`` wins from
         ``array``; ``STATUS_LOST``: every position reachable without one of
-        ``seen`` was searched and none wins), the positions searched, and the
-        line of move codes to the best position found (module docstring),
-        empty when there is none; ``safe``: how many of its first moves are
-        the safe automatic plays any search from ``array`` starts with.
+        ``seen`` was searched and none wins), the positions searched (at most
+        ``budget``), and the line of move codes to the best position found
+        (module docstring), empty when there is none; ``safe``: how many of its
+        first moves are the safe automatic plays any search from ``array`` starts with.
     """
     plan = plan_for(game)
     seen = np.asarray(seen, dtype=np.uint64)
+    spent = 0
+    share = int(budget * win_share)
+    if share >= 1 and budget - share >= 1:
+        status, spent, codes = portfolio_search(game, plan, array.copy(), chance, share, table_bits)
+        spent = int(spent)
+        if status == STATUS_WON and not reaches(game, array, chance, codes, seen):
+            return STATUS_WON, spent, [int(code) for code in codes], 0
+        if status == STATUS_LOST:
+            return STATUS_LOST, spent, [], 0
+    rest = budget - spent
     if game.rules[HAS_SPECIAL]:
         status, nodes, line, safe = plain_best_first(
-            game.rules, plan.array, array.copy(), chance, plan.zobrist, budget, table_bits, PROMISE_WEIGHTS, seen
+            game.rules, plan.array, array.copy(), chance, plan.zobrist, rest, table_bits, PROMISE_WEIGHTS, seen
         )
     else:
         status, nodes, line, safe = card_lookahead(
-            game.rules, plan.array, array.copy(), plan.zobrist, budget, table_bits, PROMISE_WEIGHTS, seen
+            game.rules, plan.array, array.copy(), plan.zobrist, rest, table_bits, PROMISE_WEIGHTS, seen
         )
-    return int(status), int(nodes), [int(code) for code in line], int(safe)
+    return int(status), spent + int(nodes), [int(code) for code in line], int(safe)
+
+
+def reaches(game: Game, array: np.ndarray, chance: np.ndarray, codes: np.ndarray, seen: np.ndarray) -> bool:
+    """Whether the line ``codes`` from ``array`` passes through a position whose search hash is in ``seen``."""
+    keys = set(seen.tolist())
+    if not keys:
+        return False
+    position = array.copy()
+    record = np.empty_like(position)
+    for code in codes:
+        moves.play(game.rules, position, int(code), chance, record)
+        if position_key(game, position) in keys:
+            return True
+    return False
 
 
 def position_key(game: Game, array: np.ndarray) -> int:
