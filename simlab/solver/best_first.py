@@ -159,6 +159,9 @@ def grown_tree(tree, nodes):
     )
 
 
+NOTHING_SEEN = np.empty(0, dtype=np.uint64)  # ``expand_best_first``'s ``seen`` for a search of its own
+
+
 @njit(cache=True)
 def best_first_search(rules, plan, state, zobrist, budget, table_bits, weights, noise_seed):
     """Search from ``state`` (left unchanged) following the search plan ``plan``
@@ -176,8 +179,9 @@ def best_first_search(rules, plan, state, zobrist, budget, table_bits, weights, 
     for weight in weights:
         if weight < 0:
             raise ValueError("promise weights must not be negative")
-    status, nodes, tree, node, move = expand_best_first(
-        rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log, autoplay, plan[PLAN_RELAXATION]
+    status, nodes, tree, node, move, _ = expand_best_first(
+        rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log, autoplay, plan[PLAN_RELAXATION],
+        NOTHING_SEEN,
     )
     if status != STATUS_WON:
         return status, nodes, np.empty(0, dtype=np.int32)
@@ -186,12 +190,15 @@ def best_first_search(rules, plan, state, zobrist, budget, table_bits, weights, 
 
 
 @njit(cache=True)
-def start_tree(rules, root, zobrist, budget, table_bits, weights):
+def start_tree(rules, root, zobrist, budget, table_bits, weights, seen):
     """The transposition table, ``SearchTree`` and queue of a search holding
     only ``root``: (table, tree, heads, low bucket, top bucket), where
     ``heads`` holds per bucket of priority its newest position, -1 if none
-    (``queue_push``)."""
-    table = new_position_set(min(budget, FIRST_TABLE_ENTRIES), table_bits)
+    (``queue_push``). The hashes ``seen`` start in the table too, so the
+    search never reaches those positions."""
+    table = new_position_set(min(budget, FIRST_TABLE_ENTRIES) + len(seen), table_bits)
+    for key in seen:
+        add(table, key)
     tree = new_tree(rules, FIRST_NODES)
     low_bucket, bucket_count = priority_range(rules, weights)
     heads = np.full(bucket_count, -1, dtype=np.int32)
@@ -205,20 +212,28 @@ def start_tree(rules, root, zobrist, budget, table_bits, weights):
 
 
 @njit(cache=True)
-def expand_best_first(rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log, autoplay, relaxation):
+def expand_best_first(
+    rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log, autoplay, relaxation, seen
+):
     """The search of ``best_first_search`` from ``root`` (after its automatic
     plays, neither won nor proved lost; ``autoplay`` and ``relaxation``: the
     search plan's): expand the most promising position
     until one move wins, none is left, or the budget or the table runs out.
+    It never reaches a position whose hash is in ``seen`` (the lookahead
+    player's positions so far; ``NOTHING_SEEN`` for the solver).
 
     Returns:
-        (status, nodes, tree, node, move): ``STATUS_*``, the positions
-        searched, the ``SearchTree``, and on a win the position ``node`` of the
-        tree and the ``move`` from it that won (else -1, -1).
+        (status, nodes, tree, node, move, best): ``STATUS_*``, the positions
+        searched, the ``SearchTree``, on a win the position ``node`` of the
+        tree and the ``move`` from it that won (else -1, -1), and the position
+        of the tree other than the root with the highest priority that is not
+        a dead end, the first found among equals (-1 if none).
     """
-    table, tree, heads, low_bucket, top = start_tree(rules, root, zobrist, budget, table_bits, weights)
-    max_entries = capacity(table)
+    table, tree, heads, low_bucket, top = start_tree(rules, root, zobrist, budget, table_bits, weights, seen)
+    max_entries = capacity(table) - len(seen)
     nodes = np.int64(1)
+    best = np.int64(-1)
+    best_priority = -np.inf
     moves = np.empty(MAX_BRANCHING, dtype=np.int32)
     work = root.copy()
     workspace = new_workspace(rules)
@@ -227,7 +242,7 @@ def expand_best_first(rules, root, zobrist, budget, table_bits, weights, noise_s
     while True:
         node, top = queue_pop(heads, tree.next_in_bucket, top)
         if node < 0:
-            return STATUS_LOST, nodes, tree, np.int64(-1), np.int64(-1)
+            return STATUS_LOST, nodes, tree, np.int64(-1), np.int64(-1), best
         unpack(rules, tree.pool[node], work)
         node_key = start_tracking(rules, work, zobrist, pile_hashes, card_piles)
         count = ordered_moves(
@@ -235,7 +250,7 @@ def expand_best_first(rules, root, zobrist, budget, table_bits, weights, noise_s
         )
         for i in range(count):
             if nodes >= budget:  # checked before a move, so a search never exceeds its budget
-                return STATUS_BUDGET, nodes, tree, np.int64(-1), np.int64(-1)
+                return STATUS_BUDGET, nodes, tree, np.int64(-1), np.int64(-1), best
             move = moves[i]
             rearranges = False  # set for a quiet move that only rearranges: the relaxation is skipped after it
             if quiet(rules, work, move, autoplay):  # look the hash up before making the move
@@ -252,12 +267,12 @@ def expand_best_first(rules, root, zobrist, budget, table_bits, weights, noise_s
                 if outcome == MOVE_SEEN:
                     continue
                 if outcome == MOVE_WINS:
-                    return STATUS_WON, nodes + 1, tree, np.int64(node), np.int64(move)
+                    return STATUS_WON, nodes + 1, tree, np.int64(node), np.int64(move), best
             if nodes >= max_entries:
                 if not can_grow(table, table_bits):
-                    return STATUS_MEMORY, nodes, tree, np.int64(-1), np.int64(-1)
+                    return STATUS_MEMORY, nodes, tree, np.int64(-1), np.int64(-1), best
                 table = grown(table)
-                max_entries = capacity(table)
+                max_entries = capacity(table) - len(seen)
             if nodes >= tree.parent.shape[0]:  # (reassigning arrays costs atomic counts: only when full)
                 tree = grown_tree(tree, nodes)
             tree.parent[nodes] = node
@@ -268,6 +283,8 @@ def expand_best_first(rules, root, zobrist, budget, table_bits, weights, noise_s
                 pack(rules, work, tree.pool[nodes])
                 priority = promise(rules, work, weights) + promise_noise(noise_seed, key)
                 top = queue_push(heads, tree.next_in_bucket, top, bucket_of(priority, low_bucket), nodes)
+                if priority > best_priority:
+                    best, best_priority = nodes, priority
             nodes += 1
             undo_moves_tracked(rules, work, auto_log, 0, autos, zobrist, pile_hashes, card_piles)
             undo_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, np.uint64(0))
