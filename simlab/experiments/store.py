@@ -153,7 +153,8 @@ def try_cells(config: ExperimentConfig, cells: list[Cell], stochastic_only: bool
     for cell in cells:
         if cell.policy.label not in ladder.rungs:
             continue
-        if stochastic_only and not make_policy(cell.policy.name, **cell.policy.params).is_stochastic():
+        game = make_game(cell.game.name, **cell.game.params)
+        if stochastic_only and not make_policy(cell.policy.name, **cell.policy.params).is_stochastic(game):
             continue
         for attempt in range(1, ladder.tries):
             label = f"{cell.policy.label} (try {attempt + 1})"

@@ -44,9 +44,10 @@ class Policy:
         self.params = params
         self.registered_name = self.name
 
-    def is_stochastic(self) -> bool:
-        """Whether this policy, with these parameters, may play a deal differently
-        for another ``rng`` (``stochastic`` unless a policy says otherwise)."""
+    def is_stochastic(self, game: Game | None = None) -> bool:
+        """Whether this policy, with these parameters, may play a deal of ``game``
+        (of any game when None) differently for another ``rng`` (``stochastic``
+        unless a policy says otherwise)."""
         return self.stochastic
 
     @classmethod

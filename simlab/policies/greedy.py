@@ -137,7 +137,7 @@ class GreedyPolicy(Policy):
                          "no position seen instead of giving up"),
     }
 
-    def is_stochastic(self) -> bool:
+    def is_stochastic(self, game: Game | None = None) -> bool:
         return bool(self.params.get("play_on", False))
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:

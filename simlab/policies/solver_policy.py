@@ -59,7 +59,7 @@ class SolverPolicy(Policy):
         """Thoughtful mode reads the deal's future shuffles and hidden cards; fair mode does not."""
         return self.params.get("mode", "thoughtful") == "thoughtful"
 
-    def is_stochastic(self) -> bool:
+    def is_stochastic(self, game: Game | None = None) -> bool:
         """Fair mode samples shuffles or stock orders from ``rng`` (in games that hide
         something); thoughtful mode never reads it."""
         return self.params.get("mode", "thoughtful") == "fair"

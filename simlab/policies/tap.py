@@ -231,7 +231,7 @@ class TapPolicy(Policy):
         "random_ties": Param(bool, True, "break ties between equally scored taps at random (else pile order)"),
     }
 
-    def is_stochastic(self) -> bool:
+    def is_stochastic(self, game: Game | None = None) -> bool:
         return self.params["random_tap"] > 0 or self.params["random_ties"]
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
