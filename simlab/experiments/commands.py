@@ -83,7 +83,9 @@ def _add_deals_parser(subparsers: Any) -> None:
     deals.add_argument("--winnable", action="store_true", help="the solver (default budget) won it")
     deals.add_argument("--difficulty", metavar="LEVEL",
                        help="its difficulty on the default ladder: the label of a rung "
-                            "(simlab.experiments.ladder.DEFAULT_LADDER: random, greedy, heuristic, ...), "
+                            "(simlab.experiments.ladder.DEFAULT_LADDER: random, tap, greedy, greedy_play_on, "
+                            "heuristic, "
+                            "lookahead_10 ... lookahead_10000), "
                             "'perfect play only', 'unwinnable' or 'unknown'")
     deals.add_argument("--won-by", metavar="POLICY", help="this policy (default parameters) won it")
     deals.add_argument("--first", type=int, default=1, metavar="N", help="the first deal examined (default 1)")
