@@ -57,7 +57,7 @@ def test_a_good_config_resolves_every_default() -> None:
     assert [g.label for g in config.games] == ["beleaguered_castle", "citadel"]
     assert config.games[1].params == {"deal": "hoyle"}
     assert config.policies[0].params["max_moves"] == 500
-    assert config.policies[1].params == {"max_moves": 2000}
+    assert config.policies[1].params == {"max_moves": 2000, "play_on": False}
     assert config.output == Path("results/tiny")
     assert config.execution.backend == "loky"
     assert config.claims[0].win_rate == 0.5

@@ -172,10 +172,10 @@ def test_a_ladder_run_writes_the_difficulty_column_tables_and_figures(ladder_run
             assert level == {"won": PERFECT_ONLY, "lost": UNWINNABLE}.get(verdicts["solver"], UNKNOWN_LEVEL)
     difficulty = pd.read_csv(ladder_run / "difficulty.csv", keep_default_na=False)
     for game, group in difficulty.groupby("game", sort=False):
-        assert list(group["level"]) == LEVELS
+        assert list(group["difficulty"]) == LEVELS
         assert group["deals"].sum() == 8 and abs(group["share"].sum() - 1) < 1e-9
         counts = deals[deals["game"] == game].drop_duplicates("deal")["difficulty"].value_counts()
-        assert dict(zip(group["level"], group["deals"])) == {lv: int(counts.get(lv, 0)) for lv in LEVELS}
+        assert dict(zip(group["difficulty"], group["deals"])) == {lv: int(counts.get(lv, 0)) for lv in LEVELS}
     assert set(difficulty["information"]) == {"open"}
     curve = pd.read_csv(ladder_run / "skill_curve.csv", keep_default_na=False)
     assert list(curve[curve["game"] == "citadel"]["policy"]) == LEVELS[:4] + ["solver"]

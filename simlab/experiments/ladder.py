@@ -112,7 +112,7 @@ def difficulty_column(frame: pd.DataFrame, tries: pd.DataFrame | None, ladder: L
                      index=frame.index, dtype=object, name="difficulty")
 
 
-DIFFICULTY_COLUMNS = ["game", "level", "information", "deals", "share"]
+DIFFICULTY_COLUMNS = ["game", "difficulty", "information", "deals", "share"]
 
 
 def difficulty_table(deals: pd.DataFrame, ladder: Ladder) -> pd.DataFrame:
@@ -129,7 +129,7 @@ def difficulty_table(deals: pd.DataFrame, ladder: Ladder) -> pd.DataFrame:
         total = len(per_deal)
         for level in levels(ladder):
             count = int((per_deal["difficulty"] == level).sum())
-            rows.append({"game": game, "level": level,
+            rows.append({"game": game, "difficulty": level,
                          "information": seen.get(level if level in ladder.rungs else ladder.perfect, ""),
                          "deals": count, "share": count / total if total else math.nan})
     return pd.DataFrame(rows, columns=DIFFICULTY_COLUMNS)

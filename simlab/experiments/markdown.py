@@ -206,7 +206,7 @@ def _difficulty(table: pd.DataFrame | None, config: ExperimentConfig, figures: l
     if table is None or config.ladder is None:
         return ""
     ladder = config.ladder
-    rows = [[r.game, r.level, r.information, r.deals, percent(r.share)] for r in table.itertuples()]
+    rows = [[r.game, r.difficulty, r.information, r.deals, percent(r.share)] for r in table.itertuples()]
     text = ["## Difficulty\n",
             f"The difficulty of a deal is the weakest player of the ladder ({', '.join(ladder.rungs)}) "
             f"that wins it; a stochastic player wins it when it wins at least one of {ladder.tries} "
@@ -214,7 +214,7 @@ def _difficulty(table: pd.DataFrame | None, config: ExperimentConfig, figures: l
             "proved it lost) or `unknown` (undecided, or a player below had no result). \"sees\": what "
             "that level's player saw (the perfect player's for the last three). The `difficulty` column "
             "of `deals.csv` gives each deal's level; `difficulty.csv` this table.\n",
-            markdown_table(["game", "level", "sees", "deals", "share"], rows), ""]
+            markdown_table(["game", "difficulty", "sees", "deals", "share"], rows), ""]
     if "difficulty" in figures:
         text.append("![Difficulty of the deals by game](difficulty.png)\n")
     return "\n".join(text)

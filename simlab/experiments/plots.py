@@ -250,7 +250,7 @@ def difficulty_figure(difficulty: pd.DataFrame) -> Figure | None:
     easiest at the bottom, in ladder order (``ladder.difficulty_table``)."""
     if difficulty is None or not len(difficulty):
         return None
-    games, levels = list(difficulty["game"].unique()), list(difficulty["level"].unique())
+    games, levels = list(difficulty["game"].unique()), list(difficulty["difficulty"].unique())
     rungs = [level for level in levels if level not in _LEVEL_COLOURS]
     greens = matplotlib.colormaps["YlGn"](np.linspace(0.25, 0.85, max(len(rungs), 1)))
     colours = {**{rung: tuple(greens[i]) for i, rung in enumerate(rungs)}, **_LEVEL_COLOURS}
@@ -258,7 +258,7 @@ def difficulty_figure(difficulty: pd.DataFrame) -> Figure | None:
     axis = figure.subplots()
     bottom = np.zeros(len(games))
     for level in levels:
-        rows = difficulty[difficulty["level"] == level].set_index("game").reindex(games)
+        rows = difficulty[difficulty["difficulty"] == level].set_index("game").reindex(games)
         shares = 100 * rows["share"].fillna(0.0).to_numpy()
         axis.bar(np.arange(len(games)), shares, 0.6, bottom=bottom, color=colours[level],
                  edgecolor="white", linewidth=0.5, label=_wrap(_seen(level, rows["information"])))
@@ -267,7 +267,7 @@ def difficulty_figure(difficulty: pd.DataFrame) -> Figure | None:
     axis.set(ylabel="deals (%)", ylim=(0, 100), title="Difficulty: the weakest player that wins each deal")
     handles, labels = axis.get_legend_handles_labels()
     # Legend top to bottom as the stack, outside the axes so it covers no bar.
-    axis.legend(handles[::-1], labels[::-1], title="level", frameon=False, fontsize="small",
+    axis.legend(handles[::-1], labels[::-1], title="difficulty", frameon=False, fontsize="small",
                 loc="center left", bbox_to_anchor=(1.01, 0.5))
     return figure
 
