@@ -24,7 +24,7 @@ import os
 import statistics
 import time
 
-from benchmarks.solver import RESULTS_DIR, new_results_file
+from benchmarks.solver import RESULTS_DIR, _quantile, new_results_file
 from simlab import make_game
 from simlab.engine.game import Game
 from simlab.solver import solve
@@ -72,13 +72,12 @@ def summary(name: str, rows: list[dict], tried: int) -> None:
     print(f"{name}: {len(rows)} of {tried} deals won within the solve budget")
     if not rows:
         return
-    seconds = sorted(r["cpu_seconds"] for r in rows)
-    p95 = seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))]
+    seconds = [r["cpu_seconds"] for r in rows]
     for label, key, digits in (("line length", "line", 0), ("positions with a choice", "positions", 0),
                                ("critical", "critical", 0), ("undecided", "undecided", 0),
                                ("critical share", "share", 3)):
         print(f"  {label:<24} median / mean / range  {spread([r[key] for r in rows], digits)}")
-    print(f"  probe cost per deal: CPU s median {statistics.median(seconds):.3f}, p95 {p95:.3f}, "
+    print(f"  probe cost per deal: CPU s median {statistics.median(seconds):.3f}, p95 {_quantile(seconds, 0.95):.3f}, "
           f"mean {statistics.fmean(seconds):.3f}; probes mean {statistics.fmean(r['probes'] for r in rows):,.0f}, "
           f"positions searched mean {statistics.fmean(r['nodes'] for r in rows):,.0f}")
 

@@ -22,6 +22,21 @@ COMMON_PARAMETERS: dict[str, Param] = {
 }
 
 
+# A scoring player's weights: (name, default, what it rewards or penalises) per feature,
+# in the order its compiled score reads them (``heuristic``, ``tap``).
+WeightTable = tuple[tuple[str, float, str], ...]
+
+
+def weight_parameters(table: WeightTable) -> dict[str, Param]:
+    """One non-negative float parameter per weight of ``table``."""
+    return {name: Param(float, default, doc, low=0.0) for name, default, doc in table}
+
+
+def weight_vector(params: dict[str, Any], table: WeightTable) -> np.ndarray:
+    """The weights of ``table`` as ``params`` set them, in the table's order (for the compiled score)."""
+    return np.array([params[name] for name, _, _ in table], dtype=np.float64)
+
+
 class Policy:
     """Base class of every policy. Constructors only store parameters."""
 

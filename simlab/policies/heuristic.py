@@ -95,7 +95,7 @@ from simlab.engine.layout import (
     P_LIMIT,
 )
 from simlab.params import Param
-from simlab.policies.base import Policy
+from simlab.policies.base import Policy, WeightTable, weight_parameters, weight_vector
 from simlab.policies.catalog import register_policy
 from simlab.policies.features import (
     cards_until_home,
@@ -118,7 +118,7 @@ from simlab.policies.playout import (
 )
 from simlab.policies.record import PlayRecord
 
-WEIGHTS = (
+WEIGHTS: WeightTable = (
     ("foundation", 100.0, "bonus for playing a card home"),
     ("empty_row", 1200.0, "bonus for emptying a row"),
     ("use_space", 500.0, "penalty for putting a card into an empty row"),
@@ -310,12 +310,12 @@ class HeuristicPolicy(Policy):
     # (Windmill); moves unchanged where an empty row takes any card (Castle family, Fortress, Chessboard).
     version = 2
     parameters = {
-        **{name: Param(float, default, doc, low=0.0) for name, default, doc in WEIGHTS},
+        **weight_parameters(WEIGHTS),
         "lookahead": Param(int, 1, "further moves searched to score each move (0 = none)", low=0, high=3),
     }
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
-        weights = np.array([self.params[name] for name, _, _ in WEIGHTS], dtype=np.float64)
+        weights = weight_vector(self.params, WEIGHTS)
         return run_compiled(
             game, state, heuristic_playout, self.params["max_moves"], weights, self.params["lookahead"]
         )

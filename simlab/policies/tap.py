@@ -59,7 +59,7 @@ from simlab.engine import kernel
 from simlab.engine.game import MAX_LEGAL_MOVES, Game, State
 from simlab.engine.layout import MOVE_BASE, MOVE_CARD, N_PILES
 from simlab.params import Param
-from simlab.policies.base import Policy
+from simlab.policies.base import Policy, WeightTable, weight_parameters, weight_vector
 from simlab.policies.catalog import register_policy
 from simlab.policies.features import (
     destination_pile,
@@ -75,7 +75,7 @@ from simlab.policies.record import PlayRecord
 from simlab.solver.autoplay import is_safe
 from simlab.solver.plan import plan_for
 
-WEIGHTS = (
+WEIGHTS: WeightTable = (
     ("home", 10.0, "bonus when the tapped card goes to a foundation"),
     ("space", 2.0, "bonus when the tap empties a row (penalty when it fills an empty row)"),
     ("cell", 2.0, "bonus when the tap empties a free cell (penalty when it fills one)"),
@@ -225,7 +225,7 @@ class TapPolicy(Policy):
 
     name = "tap"
     parameters = {
-        **{name: Param(float, default, doc, low=0.0) for name, default, doc in WEIGHTS},
+        **weight_parameters(WEIGHTS),
         "random_tap": Param(float, 0.0, "probability of tapping a random useful card instead of the best",
                             low=0.0, high=1.0),
         "random_ties": Param(bool, True, "break ties between equally scored taps at random (else pile order)"),
@@ -236,7 +236,7 @@ class TapPolicy(Policy):
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         max_moves = self.params["max_moves"]
-        weights = np.array([self.params[name] for name, _, _ in WEIGHTS], dtype=np.float64)
+        weights = weight_vector(self.params, WEIGHTS)
         uniforms = rng.random((max_moves, 2))
         return run_compiled(game, state, tap_playout, max_moves, weights, uniforms,
                             float(self.params["random_tap"]), bool(self.params["random_ties"]),
