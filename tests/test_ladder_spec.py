@@ -6,7 +6,7 @@ the issue's plan names:
 - ``simlab.policies.tap.tap_destination(game, state, pile) -> int | None`` and the
   ``tap`` policy (the app's tap rule: "tap a card and it goes to its best place:
   a foundation when that is safe, otherwise a card one rank higher (of the same
-  suit if there is one), otherwise an empty column"; ``../shared/app-levels.md``);
+  suit if there is one), otherwise an empty column"; docs/rules.md, section 1);
 - ``greedy`` with ``play_on``; ``lookahead`` with ``budget`` (fair: it decides on
   the observation only);
 - ``simlab.solver.critical.critical_decisions(game, start, line, probe_budget)``;
