@@ -248,6 +248,10 @@ def _print_outcome(folder: Any, played: int, frame: Any) -> None:
 
     print(f"Played {played} deal(s); {len(frame)} stored in total.")
     for row in summarize(frame).itertuples():
+        if row.information == "relaxation":  # a bound, not a player (tables.brackets_table)
+            print(f"  {row.game} / {row.policy}: upper bound {percent(row.bound)} "
+                  f"(95% {interval(row.bound_low, row.bound_high)}, {row.played} deals)")
+            continue
         print(f"  {row.game} / {row.policy}: {percent(row.win_rate)} "
               f"(95% {interval(row.wilson_low, row.wilson_high)}, {row.played} deals"
               + (f", {row.unknown} unknown" if row.unknown else "") + ")")

@@ -37,6 +37,7 @@ def report_markdown(config: ExperimentConfig, tables: dict[str, pd.DataFrame], f
     sections = [
         _overview(config, tables["deals"], tables["summary"]),
         _win_rates(tables["summary"], figures),
+        _brackets(tables.get("brackets"), tables["summary"]),
         _claims(tables["claims"], config),
         _comparisons(tables["comparisons"]),
         _critical_decisions(tables["deals"], figures),
@@ -75,6 +76,7 @@ def _overview(config: ExperimentConfig, deals: pd.DataFrame, summary: pd.DataFra
 
 def _win_rates(summary: pd.DataFrame, figures: list[str]) -> str:
     # Columns named and counted as in summary.csv: "deals" includes failed ones, "played" not.
+    summary = summary[summary["information"] != "relaxation"]  # bounds, in the brackets section
     rows = [[r.game, r.policy, r.information, r.deals, r.failed, r.played, r.won, r.unknown,
              percent(r.win_rate), interval(r.wilson_low, r.wilson_high),
              interval(r.range_low, r.range_high), _centre(r.range_centre, r.range_half_width),
@@ -95,6 +97,37 @@ def _win_rates(summary: pd.DataFrame, figures: list[str]) -> str:
     if "win_rates" in figures:
         text.append("![Win rate by game and policy](win_rates.png)\n")
     return "\n".join(text)
+
+
+def _brackets(brackets: pd.DataFrame | None, summary: pd.DataFrame) -> str:
+    """Perfect play bracketed where cards are hidden or shuffled (``tables.brackets_table``)."""
+    bounds = summary[summary["information"] == "relaxation"]
+    if (brackets is None or brackets.empty) and bounds.empty:
+        return ""
+    text = ["## Perfect play bracketed\n",
+            "Where a player cannot see every card or future shuffle, perfect play is a bracket: the best "
+            "`fair` player's win rate (it never peeks: a lower bound) below, and the tightest upper bound "
+            "above: `thoughtful` play (the solver sees every card and shuffle; unknowns counted as wins) or "
+            "an information relaxation (`relaxation`: the perfect-information value with a penalty for "
+            "using what a player could not know, whose mean bounds every fair player). "
+            "\"with 95%\" runs from the lower figure's Wilson lower end to the bound's upper end.\n"]
+    if brackets is not None and not brackets.empty:
+        rows = [[r.game, f"{r.lower_policy} {percent(r.lower)} (≥ {percent(r.lower_low)})",
+                 f"{r.upper_policy} [{r.upper_information}] {percent(r.upper)} (≤ {percent(r.upper_high)})",
+                 _points(r.width), _points(r.width_95), r.played] for r in brackets.itertuples()]
+        text.append(markdown_table(["game", "fair (lower)", "upper bound", "width", "width with 95%",
+                                    "deals"], rows) + "\n")
+    if not bounds.empty:
+        rows = [[r.game, r.policy, r.played, percent(r.bound), interval(r.bound_low, r.bound_high),
+                 f"{r.mean_cpu_seconds:.2f}"] for r in bounds.itertuples()]
+        text.append("Relaxation bounds (mean of the per-deal penalised values, Student-t 95%):\n")
+        text.append(markdown_table(["game", "bound", "deals", "bound", "95%", "CPU-s per deal"], rows) + "\n")
+    return "\n".join(text)
+
+
+def _points(width: float) -> str:
+    """A bracket's width in percentage points."""
+    return "n/a" if math.isnan(width) else f"{100 * width:.1f} points"
 
 
 def _centre(centre: float, half_width: float) -> str:
@@ -260,7 +293,8 @@ def _other_figures(figures: list[str]) -> str:
 
 
 def _files() -> str:
-    return ("## Files\n\n`deals.csv` (one row per game × policy × deal), `summary.csv`, `claims.csv`, "
+    return ("## Files\n\n`deals.csv` (one row per game × policy × deal), `summary.csv`, `brackets.csv` (where "
+            "cards are hidden or shuffled), `claims.csv`, "
             "`comparisons.csv`, the figures as PNG and SVG, `manifest.json`, `config.resolved.yaml` "
             "and `results.sqlite` (the database every table is rebuilt from: "
             "`simlab report FOLDER`). CPU seconds differ from run to run; every other column "

@@ -12,8 +12,8 @@ from simlab.experiments.config import load_config
 from simlab.experiments.lock import folder_lock
 from simlab.experiments.report import RESOLVED_CONFIG
 from simlab.experiments.store import (
-    CRITICAL_COLUMNS,
     DATABASE_NAME,
+    OPTIONAL_COLUMNS,
     ROW_COLUMNS,
     ResultStore,
     cell_identity,
@@ -54,7 +54,7 @@ def recover(folder: Path) -> int:
         with ResultStore(folder) as store:
             for cell in cells:
                 store.add_cell(cell.key, cell_identity(cell.game, cell.policy, config.root_seed))
-            kept = list(ROW_COLUMNS) + [c for c in CRITICAL_COLUMNS if c in frame]
+            kept = list(ROW_COLUMNS) + [c for c in OPTIONAL_COLUMNS if c in frame]
             store.add_rows(frame[kept].to_dict("records"))
             store.add_config(now(), config.to_dict(), cell_records(config, cells))
     return len(frame)

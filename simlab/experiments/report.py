@@ -20,7 +20,7 @@ from simlab.experiments.config import ExperimentConfig
 from simlab.experiments.ladder import difficulty_column, difficulty_table, skill_curve
 from simlab.experiments.markdown import report_markdown
 from simlab.experiments.plots import save_figures
-from simlab.experiments.tables import claims_table, comparisons_table, summarize
+from simlab.experiments.tables import brackets_table, claims_table, comparisons_table, players, summarize
 from simlab.version import __version__
 
 # Files of an output folder besides the database (``store.DATABASE_NAME``), the
@@ -82,13 +82,15 @@ def write_reports(folder: Path, config: ExperimentConfig, frame: pd.DataFrame,
         The tables by name.
     """
     folder = Path(folder)
-    tables = {"deals": frame, "summary": summarize(frame),
+    summary = summarize(frame)
+    tables = {"deals": frame, "summary": summary, "brackets": brackets_table(summary),
               "claims": claims_table(frame, config.claims), "comparisons": comparisons_table(frame)}
     if config.ladder is not None:
         tables.update(ladder_tables(config, frame, tables["summary"], tries))
     for name, table in tables.items():
         table.to_csv(folder / f"{name}.csv", index=False)
-    figures = save_figures(folder, tables["deals"], tables["summary"], tables["claims"],
+    # The figures draw players' win rates; a relaxation bound is in brackets.csv and the report.
+    figures = save_figures(folder, players(tables["deals"]), players(summary), tables["claims"],
                            tables.get("difficulty"), tables.get("skill_curve"))
     _write_errors(folder, errors)
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")

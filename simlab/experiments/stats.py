@@ -8,7 +8,7 @@ a loss to the Wilson upper bound with every unknown counted as a win.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 from scipy import stats
 
@@ -42,6 +42,18 @@ class Range(NamedTuple):
     high: float
     centre: float
     half_width: float
+
+
+def mean_interval(values: Sequence[float], level: float = LEVEL) -> tuple[float, float]:
+    """The Student-t interval of the mean of ``values`` (NaN, NaN for fewer than two;
+    the mean twice when they are all equal)."""
+    values = [float(v) for v in values]
+    if len(values) < 2:
+        return math.nan, math.nan
+    mean = sum(values) / len(values)
+    error = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
+    half = float(stats.t.ppf(0.5 + level / 2, len(values) - 1)) * error
+    return mean - half, mean + half
 
 
 def unknown_range(won: int, unknown: int, trials: int, level: float = LEVEL) -> Range:

@@ -52,8 +52,14 @@ CRITICAL_COLUMNS = ("critical_decisions", "decision_positions", "critical_undeci
 # Their columns in the per-deal table, present only when some deal of it has them
 # (``critical_share`` is derived): tables of other experiments keep their columns.
 DEAL_CRITICAL_COLUMNS = ("critical_decisions", "decision_positions", "critical_share", "critical_undecided")
+# The per-deal value of a policy that bounds perfect play (``PlayRecord.value``,
+# ``Policy.bound``), NULL for a player; in the per-deal table only when some deal has one.
+BOUND_COLUMNS = ("bound_value",)
+# Every optional column and its SQLite type (``_add_optional_columns``).
+OPTIONAL_COLUMNS = {**{c: "INTEGER" for c in CRITICAL_COLUMNS}, **{c: "REAL" for c in BOUND_COLUMNS}}
 # What the policy of a cell knew (``information_label``): every table says which it shows.
-OPEN, THOUGHTFUL, FAIR = "open", "thoughtful", "fair"
+# ``relaxation``: not a player but an upper bound on every fair player (``Policy.bound``).
+OPEN, THOUGHTFUL, FAIR, RELAXATION = "open", "thoughtful", "fair", "relaxation"
 TIMING_COLUMNS = ("cpu_seconds",)  # differ from run to run; leave out of equality checks
 
 _SCHEMA = """
@@ -235,12 +241,12 @@ class ResultStore:
         self._db.commit()
 
     def _add_optional_columns(self) -> None:
-        """Add the nullable ``CRITICAL_COLUMNS`` to a database made before they existed
+        """Add the nullable ``OPTIONAL_COLUMNS`` to a database made before they existed
         (its rows read back as not computed)."""
         present = {row[1] for row in self._db.execute("PRAGMA table_info(deals)")}
-        for column in CRITICAL_COLUMNS:
+        for column, kind in OPTIONAL_COLUMNS.items():
             if column not in present:
-                self._db.execute(f"ALTER TABLE deals ADD COLUMN {column} INTEGER")
+                self._db.execute(f"ALTER TABLE deals ADD COLUMN {column} {kind}")
 
     def close(self) -> None:
         self._db.close()
@@ -264,8 +270,8 @@ class ResultStore:
     def add_rows(self, rows: Iterable[dict[str, Any]]) -> None:
         """Write one chunk's rows in one transaction (a rerun replaces failed rows)."""
         values = [tuple(row[c] for c in ROW_COLUMNS) + tuple(_optional(row.get(c)) for c in CRITICAL_COLUMNS)
-                  for row in rows]
-        columns = ROW_COLUMNS + CRITICAL_COLUMNS
+                  + tuple(_optional(row.get(c), float) for c in BOUND_COLUMNS) for row in rows]
+        columns = ROW_COLUMNS + CRITICAL_COLUMNS + BOUND_COLUMNS
         with self._db:
             self._db.executemany(f"INSERT OR REPLACE INTO deals ({', '.join(columns)}) "
                                  f"VALUES ({', '.join('?' * len(columns))})", values)
@@ -273,7 +279,7 @@ class ResultStore:
     def rows(self, keys: list[str]) -> pd.DataFrame:
         """Every stored row of the cells ``keys``."""
         marks = ", ".join("?" * len(keys))
-        query = f"SELECT {', '.join(ROW_COLUMNS + CRITICAL_COLUMNS)} FROM deals WHERE cell IN ({marks})"
+        query = f"SELECT {', '.join(ROW_COLUMNS + tuple(OPTIONAL_COLUMNS))} FROM deals WHERE cell IN ({marks})"
         return pd.read_sql_query(query, self._db, params=keys)
 
     def start_session(self, started: str, planned: int) -> int:
@@ -357,13 +363,14 @@ def deals_frame(config: ExperimentConfig, store: ResultStore, tracebacks: bool =
     rows["policy"] = rows["cell"].map({c.key: c.policy.label for c in cells})
     rows["information"] = rows["cell"].map({c.key: c.information or information_label(c) for c in cells})
     rows = with_critical_share(rows)
-    columns = list(DEAL_COLUMNS) + critical_columns(rows) + (["traceback"] if tracebacks else [])
+    columns = (list(DEAL_COLUMNS) + critical_columns(rows) + bound_columns(rows)
+               + (["traceback"] if tracebacks else []))
     return typed_deals(rows[columns].reset_index(drop=True))
 
 
-def _optional(value: Any) -> int | None:
-    """An optional count as SQLite takes it: None for a missing value (None, NaN, pandas' NA)."""
-    return None if value is None or value == "" or pd.isna(value) else int(value)
+def _optional(value: Any, kind: type = int) -> int | float | None:
+    """An optional count (or value) as SQLite takes it: None for a missing value (None, NaN, pandas' NA)."""
+    return None if value is None or value == "" or pd.isna(value) else kind(value)
 
 
 def with_critical_share(rows: pd.DataFrame) -> pd.DataFrame:
@@ -383,15 +390,27 @@ def critical_columns(frame: pd.DataFrame) -> list[str]:
     return list(DEAL_CRITICAL_COLUMNS) if counted else []
 
 
+def bound_columns(frame: pd.DataFrame) -> list[str]:
+    """``BOUND_COLUMNS`` when some deal of ``frame`` has a bound's value, else none."""
+    if "bound_value" not in frame:
+        return []
+    return list(BOUND_COLUMNS) if pd.to_numeric(frame["bound_value"].replace("", None), errors="coerce").notna().any() \
+        else []
+
+
 def information_label(cell: Cell) -> str:
     """``open`` when the game hides nothing (every player sees every card and
     no shuffle is to come); otherwise ``thoughtful`` for a policy that sees the
     hidden cards and future shuffles (the solver: an upper bound on any real
-    player) and ``fair`` for one that sees only what a player sees."""
+    player) and ``fair`` for one that sees only what a player sees; ``relaxation``
+    for a policy that bounds every fair player instead of playing (``Policy.bound``)."""
     game = make_game(cell.game.name, **cell.game.params)
     if not (game.has_hidden_cards or game.has_chance):
         return OPEN
-    return THOUGHTFUL if make_policy(cell.policy.name, **cell.policy.params).sees_everything else FAIR
+    policy = make_policy(cell.policy.name, **cell.policy.params)
+    if policy.bound:
+        return RELAXATION
+    return THOUGHTFUL if policy.sees_everything else FAIR
 
 
 def typed_deals(frame: pd.DataFrame) -> pd.DataFrame:
@@ -408,4 +427,6 @@ def typed_deals(frame: pd.DataFrame) -> pd.DataFrame:
         if column in frame:  # empty where not computed (a re-read deals.csv holds "")
             values = pd.to_numeric(frame[column].replace("", None), errors="coerce")
             frame[column] = values.astype("float64" if column == "critical_share" else "Int64")
+    if "bound_value" in frame:
+        frame["bound_value"] = pd.to_numeric(frame["bound_value"].replace("", None), errors="coerce").astype("float64")
     return frame

@@ -17,6 +17,13 @@ from simlab.experiments import stats
 from simlab.experiments.config import Claim
 
 WON, LOST, UNKNOWN, ERROR = "won", "lost", "unknown", "error"
+# Labels of ``store.information_label`` (not imported: tables read only the per-deal frame).
+THOUGHTFUL, FAIR, RELAXATION = "thoughtful", "fair", "relaxation"
+
+
+def players(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of cells that play (every cell but a ``relaxation`` bound's)."""
+    return frame[frame["information"] != RELAXATION] if "information" in frame else frame
 
 
 def _groups(frame: pd.DataFrame, by: str | list[str]) -> Iterable[tuple[Any, pd.DataFrame]]:
@@ -28,6 +35,12 @@ def summarize(frame: pd.DataFrame, level: float = stats.LEVEL) -> pd.DataFrame:
     """Per game and policy: counts, win rate with its Wilson interval, the range
     with unknowns counted as losses and as wins, and mean moves and effort.
 
+    A ``relaxation`` cell (a policy that bounds perfect fair play, ``Policy.bound``)
+    wins nothing: its row leaves the verdict columns empty and gives ``bound``, the
+    mean of its per-deal values, with a Student-t interval (``bound_low``,
+    ``bound_high``). ``bracket_end`` marks the rows that give each game's bracket
+    (``brackets_table``): ``lower`` and ``upper``.
+
     Args:
         frame: the per-deal table.
         level: the confidence level of every interval.
@@ -37,17 +50,28 @@ def summarize(frame: pd.DataFrame, level: float = stats.LEVEL) -> pd.DataFrame:
     """
     rows = [_summary_row(game, policy, group, level)
             for (game, policy), group in _groups(frame, ["game", "policy"])]
-    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    summary = pd.DataFrame(rows, columns=SUMMARY_COLUMNS[:-1])
+    for column in ("won", "lost", "unknown"):  # empty in a relaxation row, counts elsewhere
+        summary[column] = summary[column].astype("Int64")
+    ends = {}
+    for bracket in brackets_table(summary).itertuples():
+        ends[(bracket.game, bracket.lower_policy)] = "lower"
+        ends[(bracket.game, bracket.upper_policy)] = "upper"
+    summary["bracket_end"] = [ends.get(key, np.nan) for key in zip(summary["game"], summary["policy"])]  # NaN: neither
+    return summary
 
 
 SUMMARY_COLUMNS = [
     "game", "policy", "information", "deals", "failed", "played", "won", "lost", "unknown", "win_rate",
     "wilson_low", "wilson_high", "range_low", "range_high", "range_centre", "range_half_width",
-    "mean_moves", "mean_cards_home", "mean_nodes", "mean_cpu_seconds",
+    "mean_moves", "mean_cards_home", "mean_nodes", "mean_cpu_seconds", "bound", "bound_low", "bound_high",
+    "bracket_end",
 ]
 
 
 def _summary_row(game: str, policy: str, group: pd.DataFrame, level: float) -> dict[str, Any]:
+    if _information(group) == RELAXATION:
+        return _bound_row(game, policy, group, level)
     played = group[group["verdict"] != ERROR]
     n = len(played)
     won, lost, unknown = (int((played["verdict"] == v).sum()) for v in (WON, LOST, UNKNOWN))
@@ -65,6 +89,17 @@ def _summary_row(game: str, policy: str, group: pd.DataFrame, level: float) -> d
     }
 
 
+def _bound_row(game: str, policy: str, group: pd.DataFrame, level: float) -> dict[str, Any]:
+    """The summary row of a ``relaxation`` cell: its per-deal values' mean and interval."""
+    values = group["bound_value"].dropna() if "bound_value" in group else pd.Series(dtype=float)
+    played = group[group["verdict"] != ERROR]
+    low, high = stats.mean_interval(values.tolist(), level)
+    return {"game": game, "policy": policy, "information": RELAXATION, "deals": len(group),
+            "failed": len(group) - len(played), "played": len(values),
+            "mean_nodes": _mean(played["nodes"]), "mean_cpu_seconds": _mean(played["cpu_seconds"]),
+            "bound": float(values.mean()) if len(values) else np.nan, "bound_low": low, "bound_high": high}
+
+
 def _information(group: pd.DataFrame) -> str:
     """The cell's ``open`` / ``thoughtful`` / ``fair`` label (``store.information_label``)."""
     labels = group["information"].unique() if "information" in group else []
@@ -73,6 +108,49 @@ def _information(group: pd.DataFrame) -> str:
 
 def _mean(values: pd.Series) -> float:
     return float(values.mean()) if len(values) else np.nan
+
+
+BRACKET_COLUMNS = [
+    "game", "lower_policy", "lower", "lower_low", "upper_policy", "upper_information", "upper", "upper_high",
+    "width", "width_95", "played",
+]
+
+
+def brackets_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Perfect play bracketed, per game that hides cards or shuffles: the best
+    ``fair`` player's win rate below and the tightest upper bound above.
+
+    ``lower`` is that player's win rate and ``lower_low`` its 95% Wilson lower end
+    with every unknown counted as a loss. The upper bound is a ``thoughtful`` cell
+    (``upper``: won and unknown deals over played, ``upper_high`` the Wilson upper
+    end of that) or a ``relaxation`` cell (``upper``: its mean value, ``upper_high``
+    the upper end of its interval), whichever upper end is lowest. ``width`` is
+    ``upper - lower``; ``width_95`` is ``upper_high - lower_low``, the bracket with
+    both intervals. A game with no fair cell or no bound has no row.
+    """
+    rows = [row for game, group in _groups(summary, "game") if (row := _bracket_row(game, group))]
+    return pd.DataFrame(rows, columns=BRACKET_COLUMNS)
+
+
+def _bracket_row(game: str, group: pd.DataFrame) -> dict[str, Any] | None:
+    fair = group[(group["information"] == FAIR) & (group["played"] > 0)]
+    uppers = [_upper(row) for row in group.itertuples() if row.played > 0 and row.information in (THOUGHTFUL,
+                                                                                                     RELAXATION)]
+    if fair.empty or not uppers:
+        return None
+    lower = fair.loc[fair["win_rate"].idxmax()]  # the first of equals: the config's order
+    policy, information, upper, high = min(uppers, key=lambda u: u[3])
+    return {"game": game, "lower_policy": lower["policy"], "lower": lower["win_rate"],
+            "lower_low": lower["range_low"], "upper_policy": policy, "upper_information": information,
+            "upper": upper, "upper_high": high, "width": upper - lower["win_rate"],
+            "width_95": high - lower["range_low"], "played": int(lower["played"])}
+
+
+def _upper(row: Any) -> tuple[str, str, float, float]:
+    """(policy, information, upper figure, its 95% upper end) of a bounding cell."""
+    if row.information == RELAXATION:
+        return row.policy, row.information, row.bound, row.bound_high
+    return row.policy, row.information, (row.won + row.unknown) / row.played, row.range_high
 
 
 CLAIM_COLUMNS = [
@@ -135,7 +213,7 @@ def comparisons_table(frame: pd.DataFrame, level: float = stats.LEVEL) -> pd.Dat
     ``p_holm`` adjusts every p-value of the table together (Holm), and
     ``significant`` is ``p_holm < 1 - level``.
     """
-    played = frame[frame["verdict"] != ERROR]
+    played = players(frame[frame["verdict"] != ERROR])
     rows = [*_policy_rows(played, level), *_game_rows(played, level)]
     table = pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
     table["p_holm"] = stats.holm(table["p_value"].tolist()) if len(table) else []

@@ -88,7 +88,7 @@ def play_one(cell: str, game: Game, policy: Policy, deal: int, root_seed: int,
         "cell": cell, "deal": deal, "verdict": record.verdict, "end_reason": str(record.end_reason),
         "moves": int(record.move_count), "cards_home": int(record.cards_home),
         "nodes": int(record.nodes), "cpu_seconds": time.process_time() - start,
-        "error": "", "traceback": "", **critical_fields(record),
+        "error": "", "traceback": "", **critical_fields(record), "bound_value": record.value,
     }
 
 

@@ -47,6 +47,10 @@ class Policy:
     # instead of the player's observation: only the solver, whose verdicts on a
     # game with hidden cards are then ``thoughtful`` (an upper bound).
     sees_everything: ClassVar[bool] = False
+    # Whether the policy computes an upper bound on perfect fair play per deal
+    # (``PlayRecord.value``, e.g. an information relaxation) instead of playing:
+    # its cells are labelled ``relaxation`` and read as a bound, not a win rate.
+    bound: ClassVar[bool] = False
     # Whether a node budget of its own bounds every deal it plays (the solver,
     # round_max): the experiments' ``deal_timeout`` does not apply to it.
     budgeted: ClassVar[bool] = False

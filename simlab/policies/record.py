@@ -29,6 +29,8 @@ class PlayRecord:
             computed (the ``solver`` policy with ``probe_budget`` > 0 computes it).
         critical_positions: positions along that line with more than one legal move.
         critical_undecided: positions not critical where some other move stayed unknown.
+        value: for a policy that bounds perfect play instead of playing (``Policy.bound``),
+            the deal's value whose mean over deals is the bound; None for a player.
     """
 
     verdict: str
@@ -39,6 +41,7 @@ class PlayRecord:
     critical: int | None = None
     critical_positions: int | None = None
     critical_undecided: int | None = None
+    value: float | None = None
 
     @property
     def won(self) -> bool:
