@@ -29,6 +29,9 @@ class PlayRecord:
             computed (the ``solver`` policy with ``probe_budget`` > 0 computes it).
         critical_positions: positions along that line with more than one legal move.
         critical_undecided: positions not critical where some other move stayed unknown.
+        value: a bound's per-deal value (``relaxation_bound``: the penalised
+            perfect-information value, whose mean over deals bounds every fair
+            player's win rate from above); None for a player.
     """
 
     verdict: str
@@ -39,6 +42,7 @@ class PlayRecord:
     critical: int | None = None
     critical_positions: int | None = None
     critical_undecided: int | None = None
+    value: float | None = None
 
     @property
     def won(self) -> bool:
