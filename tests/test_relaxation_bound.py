@@ -237,3 +237,9 @@ def test_policy_record_carries_the_value():
     assert record.verdict == "unknown" and record.end_reason == "bound" and record.moves == []
     assert record.value is not None and 0.0 <= record.value <= 1.0
     assert game.table.redeals == 2
+
+
+def test_policy_does_not_apply_without_redeals():
+    game = make_game("citadel")
+    record = make_policy("relaxation_bound").play(game, game.initial_state(5), np.random.default_rng(0))
+    assert (record.verdict, record.end_reason, record.moves, record.value) == ("unknown", "bound", [], None)

@@ -8,7 +8,8 @@ that makes every play home before it redeals (the module docstring of
 ``simlab.solver.relaxation`` says why, and what is not covered). It plays no
 move: its record has verdict ``unknown``, end reason ``bound`` and the value in
 ``PlayRecord.value``, which the tables average (with a 95% interval) into the
-row labelled ``relaxation``.
+row labelled ``relaxation``. In a game without a shuffling redeal it does not
+apply: the record's value is None.
 
 It draws the shuffles it weighs from ``rng`` (never the deal's tape, which it
 does not need), so its value depends on the seed; it is marked ``bound`` so no
@@ -60,8 +61,8 @@ class RelaxationBoundPolicy(Policy):
     }
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
-        if not game.table.redeals:
-            raise ValueError(f"relaxation_bound needs a game with redeals, not {game.name}")
+        if not game.table.redeals:  # nothing shuffled: the bound does not apply
+            return PlayRecord(UNKNOWN, BOUND, [], game.cards_home(state), 0, value=None)
         relaxation = Relaxation(game, rng, samples=self.params["samples"],
                                 final_samples=self.params["final_samples"],
                                 round_budget=self.params["round_budget"],
