@@ -18,7 +18,9 @@ reach (every legal move but a redeal, no automatic plays). Checked:
 
 The bound covers players that make every play home before a redeal (module
 docstring); the expectimax here computes that value and the value over every
-choice, and the comparison uses the first.
+choice, and the comparison uses the first. The second exceeds the bound on some
+of these positions (pinned below): keeping a playable card in the fans for the
+shuffle pays, and the bound does not cover it.
 """
 
 from __future__ import annotations
@@ -243,3 +245,16 @@ def test_policy_does_not_apply_without_redeals():
     game = make_game("citadel")
     record = make_policy("relaxation_bound").play(game, game.initial_state(5), np.random.default_rng(0))
     assert (record.verdict, record.end_reason, record.moves, record.value) == ("unknown", "bound", [], None)
+
+
+def test_withholding_a_card_home_is_not_covered():
+    """The restriction is real: on some positions a player that keeps a playable card
+    in the fans for the shuffle beats the bound computed with the exact expectation.
+    Pinned: JC QC KC QH KH left, one redeal: 1/6 with every play home, 13/24 keeping QH."""
+    game, rows, closed = cases(1)
+    state, exact, every = rows[0]
+    left = [game.card_texts[card] for row in range(game.table.rows) for card in game.pile_cards(state, f"row{row}")]
+    assert sorted(left) == sorted(["JC", "QC", "KC", "QH", "KH"])
+    assert (exact, every) == (pytest.approx(1 / 6), pytest.approx(13 / 24))
+    bound = Relaxation(game, np.random.default_rng(0), expectation=exact_expectation(game, closed)).bound(state.array)
+    assert bound.value < every

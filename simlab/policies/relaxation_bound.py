@@ -4,8 +4,10 @@ For La Belle Lucie and Trefoil (games that shuffle at a redeal) it computes one
 deal's penalised perfect-information value (``simlab.solver.relaxation``: an
 information relaxation with penalties, Brown, Smith and Sun 2010). The mean of
 these values over deals is an upper bound on the win rate of every fair player
-that makes every play home before it redeals (the module docstring of
-``simlab.solver.relaxation`` says why, and what is not covered). It plays no
+that makes every play home before it redeals, as ``round_max`` and the fair
+solver do (the module docstring of ``simlab.solver.relaxation`` says why; a
+player that keeps a card it could play home in the fans for the shuffle is not
+covered, and in small positions it does better). It plays no
 move: its record has verdict ``unknown``, end reason ``bound`` and the value in
 ``PlayRecord.value``, which the tables average (with a 95% interval) into the
 row labelled ``relaxation``. In a game without a shuffling redeal it does not

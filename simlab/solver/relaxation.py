@@ -46,8 +46,13 @@ redeals while a card could still go home is NOT covered: such sets are not
 enumerated (without automatic plays a round of La Belle Lucie reaches 10 to 30
 times as many sets, beyond 1,000,000 positions on some deals). So the bound
 holds for every fair player that makes every play home before it redeals, as
-``round_max`` and the fair solver do; whether withholding a card can ever pay
-is not settled here.
+``round_max`` and the fair solver do, and NOT for every fair player:
+withholding a card does pay. With JC QC KC QH KH left and one redeal, playing
+QH and KH home leaves one fan of three, won 1 time in 6; keeping QH (and KH) in
+the fans spreads the clubs over two fans, won 13 times in 24
+(``tests/test_relaxation_bound.py`` pins such positions). Covering such players
+needs every set of cards home reachable without automatic plays (a subset of
+the suit-wise lower sets of the listed ones), far more last-round solves.
 
 The estimates and why they keep the bound valid.
 
