@@ -15,6 +15,11 @@ Knobs (environment variables): ``SIMLAB_BENCH_FIRST_DEAL`` (default 1),
 ``SIMLAB_BENCH_RELAX_FINAL_SAMPLES`` (the bound's ``samples`` and
 ``final_samples``), ``SIMLAB_BENCH_RELAX_FINAL_BUDGET``. Run alone:
 ``python -m benchmarks --only relaxation``.
+
+Cost at the defaults (CPU-s per deal, bound and round_max): La Belle Lucie about
+14, Trefoil about 2.5, La Belle Lucie with the draw about 150 (one deal
+measured): the 200 deals of all three take hours; choose deals or games with
+the knobs.
 """
 
 from __future__ import annotations
@@ -78,6 +83,7 @@ def run() -> None:
                 row[name] = player.play(game, state, deal_rng(deal, 0, name.split()[0])).won
                 row[name + " cpu"] = time.process_time() - start
             rows[label].append(row)
+            # one line a deal, so a run cut short still gives every figure (the summaries come at the end)
             print(f"   {label:<20} deal {deal:>5}  bound {row['value']:.3f}  cpu {row['cpu']:7.2f}  "
                   + "  ".join(f"{name} {int(row[name])}" for name, _ in players), flush=True)
     for label, _ in games:
