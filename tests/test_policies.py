@@ -17,7 +17,8 @@ from simlab.errors import ParameterError, UnknownNameError
 from simlab.play import deal_rng
 
 USER_POLICY = "user_policy_example:FoundationFirst"  # tests/ is on sys.path under pytest
-ALL_POLICIES = POLICIES.names() + [USER_POLICY]
+# players only: a bound (``relaxation_bound``) plays no move; tests/test_relaxation_bound.py checks it
+ALL_POLICIES = [name for name in POLICIES.names() if not getattr(POLICIES.get(name), "bound", False)] + [USER_POLICY]
 DEALS = (1, 2, 3)
 # Windmill deal 2 is unresolved at the solver's default budget (32M positions,
 # minutes of CPU; make bench, section windmill): the solver plays deals it decides.

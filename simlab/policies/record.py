@@ -29,8 +29,9 @@ class PlayRecord:
             computed (the ``solver`` policy with ``probe_budget`` > 0 computes it).
         critical_positions: positions along that line with more than one legal move.
         critical_undecided: positions not critical where some other move stayed unknown.
-        value: for a policy that bounds perfect play instead of playing (``Policy.bound``),
-            the deal's value whose mean over deals is the bound; None for a player.
+        value: a bound's per-deal value (``relaxation_bound``: the penalised
+            perfect-information value, whose mean over deals bounds every fair
+            player's win rate from above); None for a player.
     """
 
     verdict: str
