@@ -118,3 +118,31 @@ def test_the_store_keeps_a_bound_value(tmp_path: Path) -> None:
         store.add_rows([{**row, "bound_value": 0.625}, {**row, "deal": 4}])
         rows = store.rows(["c"]).set_index("deal")
     assert rows.loc[3, "bound_value"] == 0.625 and pd.isna(rows.loc[4, "bound_value"])
+
+
+def test_a_run_with_a_relaxation_bound_writes_its_bracket(tmp_path: Path) -> None:
+    import simlab
+
+    config = {
+        "name": "bracket", "root_seed": 0, "deals": {"start": 1, "count": 2},
+        "games": ["la_belle_lucie", "beleaguered_castle"],
+        "policies": ["round_max", {"name": "relaxation_bound",
+                                   "params": {"samples": 1, "final_samples": 2, "final_budget": 2_000}}],
+        "execution": {"n_jobs": 1}, "output": str(tmp_path / "out"),
+    }
+    frame = simlab.run(config, progress=False)
+    bound = frame[frame["policy"] == "relaxation_bound"]
+    assert (bound["information"] == "relaxation").all()  # also where nothing is hidden
+    lucie = bound[bound["game"] == "la_belle_lucie"]["bound_value"]
+    assert lucie.notna().all() and lucie.between(0, 1).all()
+    assert bound[bound["game"] == "beleaguered_castle"]["bound_value"].isna().all()  # it does not apply there
+    brackets = pd.read_csv(tmp_path / "out" / "brackets.csv")
+    assert brackets["game"].tolist() == ["la_belle_lucie"]
+    row = brackets.iloc[0]
+    assert (row["lower_policy"], row["upper_policy"], row["upper_information"]) == (
+        "round_max", "relaxation_bound", "relaxation")
+    assert row["upper"] == pytest.approx(lucie.mean())
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "## Perfect play bracketed" in report and "relaxation_bound [relaxation]" in report
+    comparisons = pd.read_csv(tmp_path / "out" / "comparisons.csv")
+    assert "relaxation_bound" not in set(comparisons["a"]) | set(comparisons["b"])

@@ -121,7 +121,7 @@ def _brackets(brackets: pd.DataFrame | None, summary: pd.DataFrame) -> str:
         rows = [[r.game, r.policy, r.played, percent(r.bound), interval(r.bound_low, r.bound_high),
                  f"{r.mean_cpu_seconds:.2f}"] for r in bounds.itertuples()]
         text.append("Relaxation bounds (mean of the per-deal penalised values, Student-t 95%):\n")
-        text.append(markdown_table(["game", "bound", "deals", "bound", "95%", "CPU-s per deal"], rows) + "\n")
+        text.append(markdown_table(["game", "policy", "deals", "bound", "95%", "CPU-s per deal"], rows) + "\n")
     return "\n".join(text)
 
 

@@ -25,22 +25,35 @@ MAX_LOGGED_CELLS = 8  # cells whose win rate a log line shows
 
 
 class CellCounts:
-    """One cell's running counts: won, played to a verdict, unknown."""
+    """One cell's running counts: won, played to a verdict, unknown; for a bound
+    (``Policy.bound``: its rows carry ``bound_value``) the sum and count of its values."""
 
-    def __init__(self, label: str, won: int = 0, decided: int = 0, unknown: int = 0) -> None:
+    def __init__(self, label: str, won: int = 0, decided: int = 0, unknown: int = 0,
+                 values: list[float] | None = None) -> None:
         self.label, self.won, self.decided, self.unknown = label, won, decided, unknown
+        self.value_sum, self.valued = sum(values or []), len(values or [])
 
     def add(self, rows: list[dict[str, Any]]) -> None:
         played = [row for row in rows if row["verdict"] != "error"]
+        values = [row["bound_value"] for row in played if _has_value(row.get("bound_value"))]
+        self.value_sum += sum(values)
+        self.valued += len(values)
         self.won += sum(row["verdict"] == WON for row in played)
-        self.unknown += sum(row["verdict"] == UNKNOWN for row in played)
+        self.unknown += sum(row["verdict"] == UNKNOWN for row in played) - len(values)
         self.decided += len(played)
 
     def rate(self) -> str:
+        if self.valued:  # a bound, not a player: its running mean
+            return f"bound {100 * self.value_sum / self.valued:5.1f}%"
         return f"{100 * self.won / self.decided:5.1f}%" if self.decided else "  -  "
 
     def unknowns(self) -> str:
         return f", {self.unknown} unknown" if self.unknown else ""
+
+
+def _has_value(value: Any) -> bool:
+    """Whether a row's optional ``bound_value`` holds a number (not None or NaN)."""
+    return value is not None and value == value
 
 
 class Progress:
@@ -78,9 +91,10 @@ class Progress:
         counts = {}
         for cell in cells:
             mine = rows[rows["cell"] == cell.key]
+            values = mine["bound_value"].dropna().tolist()
             counts[cell.key] = CellCounts(f"{cell.game.label} / {cell.policy.label}",
                                           int((mine["verdict"] == WON).sum()), len(mine),
-                                          int((mine["verdict"] == UNKNOWN).sum()))
+                                          int((mine["verdict"] == UNKNOWN).sum()) - len(values), values)
         return counts
 
     def _open_cell_bars(self, config: ExperimentConfig, cells: list[Cell]) -> None:
@@ -95,7 +109,8 @@ class Progress:
 
     def _show_rate(self, key: str) -> None:
         counts = self.counts[key]
-        self.cell_bars[key].set_postfix_str(f"win {counts.rate()}{counts.unknowns()}", refresh=False)
+        shown = counts.rate() if counts.valued else f"win {counts.rate()}"
+        self.cell_bars[key].set_postfix_str(f"{shown}{counts.unknowns()}", refresh=False)
 
     def update(self, rows: list[dict[str, Any]]) -> None:
         """Count one finished chunk (or part of one; none: a tick, for the log line's clock)."""

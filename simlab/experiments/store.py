@@ -404,12 +404,12 @@ def information_label(cell: Cell) -> str:
     hidden cards and future shuffles (the solver: an upper bound on any real
     player) and ``fair`` for one that sees only what a player sees; ``relaxation``
     for a policy that bounds every fair player instead of playing (``Policy.bound``)."""
+    policy = make_policy(cell.policy.name, **cell.policy.params)
+    if policy.bound:  # even where it does not apply (nothing hidden): never read as a player
+        return RELAXATION
     game = make_game(cell.game.name, **cell.game.params)
     if not (game.has_hidden_cards or game.has_chance):
         return OPEN
-    policy = make_policy(cell.policy.name, **cell.policy.params)
-    if policy.bound:
-        return RELAXATION
     return THOUGHTFUL if policy.sees_everything else FAIR
 
 
