@@ -1,6 +1,8 @@
-"""The ``solver`` policy's ``fair`` mode in a game whose only hidden cards are a face-down stock (Windmill).
+"""The ``solver`` policy's ``fair`` mode in a game whose hidden cards are dealt
+once and never shuffled: Windmill's face-down stock, Castle of Indolence's
+squared reserves.
 
-What: the solver sees the stock's order, so its verdicts there are
+What: the solver sees the hidden cards, so its verdicts there are
 ``thoughtful``, an upper bound on any player; a player that never peeks gives
 the matching lower bound, and the two bracket perfect play.
 
@@ -10,33 +12,36 @@ has seen (``Player.known``). At a decision point it draws completions of what
 it knows and solves each (``simlab.solver.sampling.choose``); it plays the
 chosen line up to and including its next reveal, sees the new card, and
 decides again. So it solves only where it learns something, not at every move,
-and not where the only legal move is the turn. Once nothing is hidden it solves
-the position outright with ``budget`` positions.
+and not where only one move is legal. Once nothing is hidden it solves the
+position outright with ``budget`` positions.
+
+Effort: at most ``samples`` completions of ``per_sample`` positions per
+decision; it stops at ``agree`` agreeing wins, or after ``give_up`` completions
+without a win. After a decision where no completion won, the next one draws a
+single completion before it gives up (a probe): a position that bad rarely
+turns good, and hopeless decisions are the costly ones.
 
 Outcomes: ``won`` only when the true position is won (the referee applied
 every move through the rules engine); ``lost`` when the true position has no
-move left (``stuck``), the move cap is hit (``move_cap``), or nothing is hidden
-and the search proved the position lost (``exhausted``); ``unknown``
-(``budget`` or ``memory``) when nothing is hidden and the search ran out
-first: a sample that fails is never a loss.
+move left or the player has none it would make (``stuck``), the move cap is
+hit (``move_cap``), or nothing is hidden and the search proved the position
+lost (``exhausted``); ``unknown`` (``budget`` or ``memory``) when nothing is
+hidden and the search ran out first: a completion that fails is never a loss.
 
-Cost per deal: a decision point per reveal where more than one move is legal
-(about half of Windmill's 94), each at most ``sample_budget`` positions; then,
-once nothing is hidden, one search of at most ``budget`` positions. Measured on
-Windmill deals 1-20 at the defaults (16 samples of 12,500 positions, on a
-2-core machine shared with other runs): about 45 decisions and 24 CPU-s a deal
-(11 to 51), 10 deals won (the thoughtful solver wins 16 at 12,500 positions,
-17 at 200,000).
+Cost per deal (the defaults: at most 16 completions of 3,000 positions, agree
+3, give up 3; on a 2-core machine shared with other runs): COST.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
 from simlab.engine.game import Game, State
 from simlab.policies.record import UNKNOWN, PlayRecord
 from simlab.policies.referee import Referee
-from simlab.solver.sampling import advance, choose, fallback_line, knows_everything, legal_codes, search
+from simlab.solver.sampling import Effort, advance, choose, fallback_line, knows_everything, legal_codes, search
 from simlab.solver.search import STATUS_LOST, STATUS_MEMORY, STATUS_WON
 
 
@@ -56,15 +61,15 @@ class Player:
             self.known, _ = advance(self.game, self.known, code, self.referee.view())
 
 
-def play_sampled(game: Game, state: State, rng: np.random.Generator, samples: int, sample_budget: int, budget: int,
+def play_sampled(game: Game, state: State, rng: np.random.Generator, effort: Effort, budget: int,
                  max_moves: int, table_bits: int) -> PlayRecord:
-    """``solver`` in ``fair`` mode in a game whose only hidden cards are a face-down stock (module docstring):
-    ``samples`` completions per decision sharing ``sample_budget`` positions; ``budget`` positions for the
-    outright search once nothing is hidden."""
-    per_sample = max(1, sample_budget // samples)
+    """``solver`` in ``fair`` mode in a game whose hidden cards are never shuffled (module docstring):
+    each decision samples as ``effort`` says; ``budget`` positions for the outright search once
+    nothing is hidden."""
     referee = Referee(game, state, max_moves)
     player = Player(game, referee)
-    nodes = 0
+    probe = replace(effort, give_up=1)
+    nodes, hopeless = 0, False
     while not referee.over:
         codes = legal_codes(game, player.known)
         if not codes:
@@ -79,9 +84,13 @@ def play_sampled(game: Game, state: State, rng: np.random.Generator, samples: in
         if len(codes) == 1:  # no choice (about half of Windmill's reveals: the turn is the only move)
             player.make(codes)
             continue
-        plan, spent = choose(game, player.known, rng, samples, per_sample, table_bits)
+        plan, spent = choose(game, player.known, rng, probe if hopeless else effort, table_bits)
         nodes += spent
-        player.make(plan if plan is not None else fallback_line(game, player.known))
+        hopeless = plan is None
+        plan = plan if plan is not None else fallback_line(game, player.known)
+        if not plan:
+            return referee.record("stuck", nodes)
+        player.make(plan)
     return referee.record("stuck", nodes)
 
 
