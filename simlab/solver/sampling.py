@@ -197,7 +197,7 @@ class Effort:
 
     samples: int
     per_sample: int
-    agree: int = 3
+    agree: int = 2
     give_up: int = 3
     cross_checks: int = 0
 
