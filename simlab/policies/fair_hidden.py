@@ -19,7 +19,9 @@ Effort: at most ``samples`` completions of ``per_sample`` positions per
 decision; it stops at ``agree`` agreeing wins, or after ``give_up`` completions
 without a win. After a decision where no completion won, the next one draws a
 single completion before it gives up (a probe): a position that bad rarely
-turns good, and hopeless decisions are the costly ones.
+turns good, and hopeless decisions are the costly ones. When it finds no win
+and its fallback would reveal a card blindly or has no move, it looks again
+with more positions per completion (``fallback_or_harder``).
 
 Outcomes: ``won`` only when the true position is won (the referee applied
 every move through the rules engine); ``lost`` when the true position has no
@@ -41,8 +43,24 @@ import numpy as np
 from simlab.engine.game import Game, State
 from simlab.policies.record import UNKNOWN, PlayRecord
 from simlab.policies.referee import Referee
-from simlab.solver.sampling import Effort, advance, choose, fallback_line, knows_everything, legal_codes, search
+from simlab.solver.sampling import (
+    Effort,
+    advance,
+    choose,
+    fallback_line,
+    knows_everything,
+    legal_codes,
+    natural_reveal,
+    search,
+)
 from simlab.solver.search import STATUS_LOST, STATUS_MEMORY, STATUS_WON
+
+# When no completion wins and the fallback would reveal a card blindly (a reserve's top card onto a
+# row in Castle of Indolence; never in Windmill, whose fallback turns the stock or plays a card
+# home), the decision is drawn again with 8 times the positions per completion; when the fallback
+# has no move at all, then with 64 times, before the player stops (``stuck``): at 3,000 positions
+# most of Castle of Indolence's first positions find no win, at 200,000 almost all.
+ESCALATION = (8, 64)
 
 
 class Player:
@@ -87,11 +105,31 @@ def play_sampled(game: Game, state: State, rng: np.random.Generator, effort: Eff
         plan, spent = choose(game, player.known, rng, probe if hopeless else effort, table_bits)
         nodes += spent
         hopeless = plan is None
-        plan = plan if plan is not None else fallback_line(game, player.known)
+        if plan is None:
+            plan, spent = fallback_or_harder(game, player.known, rng, effort, table_bits)
+            nodes += spent
         if not plan:
             return referee.record("stuck", nodes)
         player.make(plan)
     return referee.record("stuck", nodes)
+
+
+def fallback_or_harder(game: Game, known: np.ndarray, rng: np.random.Generator, effort: Effort,
+                       table_bits: int) -> tuple[list[int], int]:
+    """When no completion won: ``fallback_line`` if it ends with a turn of the stock or a
+    card going home; else (it would reveal a card blindly, or has no move) the decision
+    drawn again with ``ESCALATION`` times the positions per completion, the fallback
+    still the answer if that finds no win. Returns the moves and the positions searched."""
+    fallback = fallback_line(game, known)
+    if fallback and natural_reveal(game, fallback[-1]):
+        return fallback, 0
+    nodes = 0
+    for scale in ESCALATION if not fallback else ESCALATION[:1]:
+        plan, spent = choose(game, known, rng, replace(effort, per_sample=effort.per_sample * scale), table_bits)
+        nodes += spent
+        if plan is not None:
+            return plan, nodes
+    return fallback, nodes
 
 
 def ending(game: Game, referee: Referee, status: int, nodes: int) -> PlayRecord:

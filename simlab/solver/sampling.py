@@ -277,6 +277,15 @@ def fallback_line(game: Game, known: np.ndarray) -> list[int]:
             return line
 
 
+def natural_reveal(game: Game, code: int) -> bool:
+    """Whether ``code`` is a turn of the stock, a pass of the waste or a card going home
+    from a pile that is not a foundation (the fallback's moves that need no search)."""
+    source, destination = (code // MOVE_BASE) % MOVE_BASE, code % MOVE_BASE
+    first_foundation = int(game.rules[FIRST_FOUNDATION])
+    kind = kernel.move_kind(code)
+    return kind in (MOVE_TURN, MOVE_RECYCLE) or (kind == MOVE_CARD and source < first_foundation <= destination)
+
+
 def fallback_move(game: Game, known: np.ndarray, sample: np.ndarray) -> int | None:
     """A card from a non-foundation pile onto a foundation, else a turn or a pass,
     else the first move that reveals a card of ``sample`` (a completion of ``known``); None if none."""
