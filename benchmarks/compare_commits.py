@@ -53,7 +53,7 @@ WINDMILL_RULES = {
 }
 THOUSAND = (1, 1000)
 TWO_HUNDRED = (1, 200)
-TWENTY = (1, 20)  # Windmill's fair player: about 24 CPU-s per deal
+TWENTY = (1, 20)  # Windmill's fair player: about 2 CPU-s per deal
 
 
 def cases() -> dict[str, dict[str, Any]]:

@@ -1,11 +1,14 @@
-"""The fair solver on a face-down stock (issue 15): ``solver`` with ``mode: fair`` on Windmill
-plays by determinized sampling (``simlab.solver.sampling``) and must never peek at the stock.
+"""The fair solver on hidden cards (issues 15 and 23): ``solver`` with ``mode: fair`` on Windmill
+(a face-down stock) and on Castle of Indolence (squared reserves) plays by determinized sampling
+(``simlab.solver.sampling``) and must never peek at a hidden card.
 
 - Never peek: the same deal with two true stock orders that agree on the k cards revealed first
   gives the same moves up to the k-th reveal (the thoughtful solver, which sees the stock, differs).
 - Records: a "won" replays to a win through the rules engine; every record replays to its
   ``cards_home``; the same rng seed gives the same moves.
-- Castle of Indolence (squared reserves, not a stock) is still refused in fair mode.
+- Castle of Indolence: two deals alike but for the reserve cards more than k below their tops
+  get the same moves until one of those is shown (the thoughtful solver, which sees them,
+  differs); records replay; the same seed gives the same moves.
 - A tiny drawn position won for every stock order is won by the fair player for every order.
 - Reversed Windmill (Windmill with its ranks mirrored) is played move for move alike.
 """
@@ -17,10 +20,9 @@ import pytest
 
 from simlab import make_game, solve
 from simlab.policies.catalog import make_policy
-from simlab.solver import SolverError
 from simlab.solver.replay import replay, replays_to_win
 
-CHEAP = {"mode": "fair", "samples": 3, "sample_budget": 6_000, "budget": 20_000}  # 2,000 positions a sample
+CHEAP = {"mode": "fair", "samples": 3, "completion_budget": 2_000, "budget": 20_000}
 
 
 def fair(**params):
@@ -116,11 +118,70 @@ def test_deterministic_for_a_seed():
     assert a.end_reason == "move_cap" and len(a.moves) == 30
 
 
-def test_refuses_castle_of_indolence():
-    """Its squared reserves are hidden cards other than a stock: fair mode would see them."""
+# ----- Castle of Indolence ----------------------------------------------------------------------
+CASTLE = {"mode": "fair", "samples": 4, "completion_budget": 5_000, "budget": 20_000}
+RESERVES = [f"reserve{i}" for i in range(4)]
+
+
+def deep_shuffled(game, state, k, seed):
+    """``state`` with the reserve cards more than ``k`` below their tops shuffled among those
+    slots (each reserve keeps its height and its top k + 1 cards)."""
+    array = state.array.copy()
+    slots = []
+    for name in RESERVES:
+        start = game.pile_index[name] * game.table.capacity
+        height = len(game.pile_cards(state, name))
+        slots += range(start, start + max(0, height - 1 - k))
+    array[slots] = np.random.default_rng(seed).permutation(array[slots])
+    return type(state)(array, state.chance)
+
+
+def through_deep_reveal(game, start, moves, k):
+    """``moves`` up to and including the first that shows a reserve card more than ``k``
+    below its top at the start (all of them if none does)."""
+    heights = {name: len(game.pile_cards(start, name)) for name in RESERVES}
+    state = start
+    for index, move in enumerate(moves):
+        state = game.apply(state, move)
+        if any(len(game.pile_cards(state, name)) < heights[name] - k for name in RESERVES):
+            return [tuple(m) for m in moves[: index + 1]]
+    return [tuple(m) for m in moves]
+
+
+@pytest.mark.parametrize("deal", [1, 3])
+def test_castle_moves_never_depend_on_unseen_reserve_cards(deal):
+    game, k = make_game("castle_of_indolence"), 2
+    real = game.initial_state(deal)
+    other = deep_shuffled(game, real, k, deal)
+    assert not np.array_equal(real.array, other.array) and game.observe(real) == game.observe(other)
+    policy = make_policy("solver", **CASTLE, max_moves=120)
+    seen = through_deep_reveal(game, real, play(policy, game, real).moves, k)
+    assert len(seen) > 5  # it played, and decided more than once, before the deep cards showed
+    assert through_deep_reveal(game, other, play(policy, game, other).moves, k) == seen
+
+
+def test_the_castle_check_can_fail_the_thoughtful_solver_peeks():
+    game, k = make_game("castle_of_indolence"), 2
+    thoughtful = make_policy("solver", mode="thoughtful", budget=20_000)
+    differs = 0
+    for deal in (1, 2, 3):
+        real = game.initial_state(deal)
+        other = deep_shuffled(game, real, k, deal)
+        a, b = play(thoughtful, game, real), play(thoughtful, game, other)
+        differs += through_deep_reveal(game, real, a.moves, k) != through_deep_reveal(game, other, b.moves, k)
+    assert differs >= 1
+
+
+def test_castle_records_replay_and_are_deterministic():
+    """Deal 1 the fair player wins at these settings; a won record replays to a win from the
+    true deal; the same seed gives the same record."""
     game = make_game("castle_of_indolence")
-    with pytest.raises(SolverError, match="face up"):
-        fair().play(game, game.initial_state(1), np.random.default_rng(0))
+    start = game.initial_state(1)
+    policy = make_policy("solver", **CASTLE)
+    record, again = play(policy, game, start, seed=3), play(policy, game, start, seed=3)
+    assert (record.verdict, record.moves, record.nodes) == (again.verdict, again.moves, again.nodes)
+    assert record.won and record.end_reason == "won" and replays_to_win(game, start, record.moves)
+    assert not policy.sees_everything and policy.is_stochastic(game)
 
 
 # A drawn Windmill position: every foundation complete but the centre's last 7D..KD (it stands at

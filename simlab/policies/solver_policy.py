@@ -8,13 +8,13 @@ from simlab.engine.game import Game, State
 from simlab.params import Param
 from simlab.policies.base import Policy
 from simlab.policies.catalog import register_policy
+from simlab.policies.fair_hidden import play_sampled
 from simlab.policies.fair_rounds import play_fair
-from simlab.policies.fair_stock import play_sampled
 from simlab.policies.record import PlayRecord
 from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, SolverError, solve
 from simlab.solver.critical import critical_decisions
 from simlab.solver.replay import replay
-from simlab.solver.sampling import hides_only_a_stock
+from simlab.solver.sampling import Effort, plays_by_sampling
 
 
 @register_policy
@@ -38,12 +38,18 @@ class SolverPolicy(Policy):
     parameters = {
         "mode": Param(str, "thoughtful", "thoughtful: knows the deal's future shuffles (an upper bound); "
                       "fair: never looks at them, plays each round out against shuffles of its own "
-                      "(a lower bound; simlab.policies.fair_rounds; a face-down stock: simlab.policies.fair_stock)",
+                      "(a lower bound; simlab.policies.fair_rounds; hidden cards: simlab.policies.fair_hidden)",
                       choices=("thoughtful", "fair")),
         "samples": Param(int, 16, "fair mode: shuffle sequences of its own each candidate redeal is played "
-                         "out against (a stock: orders of the unseen cards solved per decision)", low=1, high=10000),
-        "sample_budget": Param(int, 200_000, "fair mode: most positions per solve of a played-out last round "
-                               "(a stock: per decision, shared by its samples)", low=1),
+                         "out against (hidden cards: most completions of the unseen cards solved per decision)",
+                         low=1, high=10000),
+        "sample_budget": Param(int, 200_000, "fair mode, redeals: most positions per solve of a played-out "
+                               "last round", low=1),
+        "completion_budget": Param(int, 3_000, "fair mode, hidden cards (a face-down stock, squared reserves): "
+                                   "most positions per solve of a sampled completion", low=1),
+        "cross_checks": Param(int, 0, "fair mode, hidden cards: when the sampled completions do not agree, "
+                              "each leading line is also solved on this many fresh completions "
+                              "(simlab.solver.sampling.cross_check)", low=0, high=1000),
         "budget": Param(int, DEFAULT_BUDGET, "most distinct positions searched per deal "
                         "(fair mode: for the last round; a stock: once nothing is hidden)", low=1),
         "table_bits": Param(
@@ -76,11 +82,13 @@ class SolverPolicy(Policy):
     def _play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         """The deal played (or solved) as ``mode`` says."""
         if self.params["mode"] == "fair" and game.has_hidden_cards:
-            if not hides_only_a_stock(game):
-                raise SolverError(f"{game.name}: the fair solver plays games whose cards are all face up "
-                                  "but a face-down stock (it would see the hidden ones)")
-            return play_sampled(game, state, rng, self.params["samples"], self.params["sample_budget"],
-                                self.params["budget"], self.params["max_moves"], self.params["table_bits"])
+            if not plays_by_sampling(game):
+                raise SolverError(f"{game.name}: the fair solver cannot both sample hidden cards and "
+                                  "shuffles to come (it would see one of them)")
+            effort = Effort(self.params["samples"], self.params["completion_budget"],
+                            cross_checks=self.params["cross_checks"])
+            return play_sampled(game, state, rng, effort, self.params["budget"], self.params["max_moves"],
+                                self.params["table_bits"])
         if self.params["mode"] == "fair" and game.has_chance:
             return play_fair(game, state, rng, self.params["samples"], self.params["sample_budget"],
                              self.params["budget"], self.params["max_moves"])

@@ -1,27 +1,34 @@
-"""Determinized sampling of a face-down stock: the decisions of the fair
-player of a game whose only hidden cards are a face-down stock (Windmill;
-the player: ``simlab.policies.fair_stock``).
+"""Determinized sampling of hidden cards: the decisions of the fair player of
+a game whose hidden cards are dealt once and never shuffled (Windmill's
+face-down stock, Castle of Indolence's squared reserves; the player:
+``simlab.policies.fair_hidden``). One code path serves both: a hidden card may
+lie in any pile, and the rules engine says when a move shows one.
 
 What the player knows (``advance``): what it has seen, remembered (after a pass
 of the waste back to the stock it still knows the stock's order, as a real
 player would). The cards it has not seen are, from its point of view, in a
 uniformly random order in the hidden slots; their number per pile is known.
 
-How it decides (``choose``): it draws ``samples`` completions of what it knows
-(the unseen cards in a uniformly random order, from its own generator) and
-solves each full position with the thoughtful search; ``sample_budget`` is the
-positions a decision may search, shared equally by its samples (the policy's
-defaults, 16 and 200,000, give each sample 12,500). A winning line is cut
-before its first move that reveals a hidden card (a turn of the stock, or a
-move whose refill chain shows a stock card): until then the line needs nothing
-the player does not know (stretches that come back to a position are dropped).
-Lines are grouped by the position hash their cut reaches; the player takes the
-most frequent group (ties: most cards home, then the group found first), plays
-its first line's moves and the revealing move that line made next, sees the new
-card, and decides again. It stops sampling once the leading group cannot be
-caught, or when half its samples are drawn and none won. If no sample wins, it
-plays every sail or waste card that goes home and turns the stock
-(``fallback_line``).
+How it decides (``choose``): it draws completions of what it knows (the unseen
+cards in a uniformly random order, from its own generator) one at a time and
+solves each full position with the thoughtful search, at most ``per_sample``
+positions each. A winning line is cut before its first move that reveals a
+hidden card (a turn of the stock, a move whose refill chain shows a stock card,
+a reserve's top card moved off a squared card): until then the line needs
+nothing the player does not know (stretches that come back to a position are
+dropped). Lines are grouped by the position hash their cut reaches; the player
+takes the most frequent group (ties: most cards home, then the group found
+first), plays its first line's moves and the revealing move that line made
+next, sees the new card, and decides again.
+
+When it stops drawing (``settled``): after ``samples`` completions; once the
+leading group cannot be caught; once ``agree`` winning completions agree and
+none disagrees; or once ``give_up`` completions are drawn and none won (the
+position is then all but lost whatever is played, and such hopeless decisions
+are the costly ones: every failed search spends its whole budget). If no
+completion wins, it plays every card that goes home from a pile that is not a
+foundation and then a move that reveals a card (a turn of the stock first;
+``fallback_line``).
 """
 
 from __future__ import annotations
@@ -40,7 +47,6 @@ from simlab.engine.layout import (
     MOVE_TURN,
     OFFSET_HEIGHTS,
     P_VISIBLE,
-    STOCK_PILE,
     VISIBLE_ALL,
 )
 from simlab.engine.moves import HIDDEN
@@ -50,11 +56,12 @@ from simlab.solver.portfolio import portfolio_search
 from simlab.solver.search import STATUS_WON
 
 
-def hides_only_a_stock(game: Game) -> bool:
-    """Whether the stock is the only pile a player cannot see all of (and no shuffle is to come)."""
-    stock = int(game.rules[STOCK_PILE])
+def plays_by_sampling(game: Game) -> bool:
+    """Whether the game hides cards that are dealt once and never shuffled (a face-down
+    stock, squared reserves): what ``choose`` samples. A game with shuffles to come is
+    played by ``simlab.solver.fair`` instead."""
     hidden = [pile for pile in range(len(game.pile_names)) if kernel.spec(game.rules, pile, P_VISIBLE) != VISIBLE_ALL]
-    return stock >= 0 and hidden == [stock] and not game.has_chance
+    return bool(hidden) and not game.has_chance
 
 
 # ----- what the player knows ------------------------------------------------------
@@ -180,47 +187,89 @@ def search(game: Game, array: np.ndarray, budget: int, table_bits: int) -> tuple
     return int(status), int(nodes), [int(code) for code in codes]
 
 
-def settled(groups: dict[int, Group], drawn: int, samples: int) -> bool:
+@dataclass(frozen=True)
+class Effort:
+    """How hard a decision samples (module docstring): at most ``samples``
+    completions of ``per_sample`` positions each; stop once ``agree`` winning
+    completions agree with none against, or ``give_up`` are drawn and none won.
+    With ``cross_checks`` > 0 and no such agreement, each of the three leading
+    groups is also solved on that many fresh completions (``cross_check``)."""
+
+    samples: int
+    per_sample: int
+    agree: int = 2
+    give_up: int = 3
+    cross_checks: int = 0
+
+
+def settled(groups: dict[int, Group], drawn: int, effort: Effort) -> bool:
     """Whether to stop drawing: the leading group stays ahead whatever the
-    samples still to draw find, or half of them are drawn and none won (a
-    position that bad is lost whatever is played; it saves half the cost of
-    the hopeless decisions, the most costly ones)."""
+    completions still to draw find, or ``effort.agree`` of them agree and none
+    disagrees, or ``effort.give_up`` are drawn and none won."""
     counts = sorted((group.count for group in groups.values()), reverse=True) + [0, 0]
-    return counts[0] > counts[1] + samples - drawn or (not groups and 2 * drawn >= samples)
+    return (drawn >= effort.samples or counts[0] > counts[1] + effort.samples - drawn
+            or (counts[0] >= effort.agree and counts[1] == 0) or (not groups and drawn >= effort.give_up))
 
 
-def choose(game: Game, known: np.ndarray, rng: np.random.Generator, samples: int, per_sample: int,
+def choose(game: Game, known: np.ndarray, rng: np.random.Generator, effort: Effort,
            table_bits: int) -> tuple[list[int] | None, int]:
     """The moves to play up to and including the next reveal (module docstring),
-    None when no sample wins; and the positions searched (at most ``per_sample`` a sample)."""
+    None when no completion wins; and the positions searched."""
     unseen = unseen_cards(game, known)
     groups: dict[int, Group] = {}
-    nodes = 0
-    for drawn in range(1, samples + 1):
+    nodes = drawn = 0
+    while not settled(groups, drawn, effort):
+        drawn += 1
         sample = complete(game, known, rng.permutation(unseen))
-        status, spent, codes = search(game, sample, per_sample, table_bits)
+        status, spent, codes = search(game, sample, effort.per_sample, table_bits)
         nodes += spent
         if status == STATUS_WON:
             line = cut_line(game, known, sample, codes)
             groups.setdefault(line.key, Group(line)).count += 1
-        if settled(groups, drawn, samples):
-            break
     if not groups:
         return None, nodes
-    best = max(groups.values(), key=lambda group: (group.count, group.first.cards_home))  # first found on ties
-    return best.moves(), nodes
+    ranked = sorted(groups.values(), key=lambda group: (group.count, group.first.cards_home), reverse=True)
+    if effort.cross_checks and ranked[0].count < effort.agree:  # (sorted is stable: first found on ties)
+        ranked, spent = cross_check(game, known, rng, ranked[:3], effort, table_bits)
+        nodes += spent
+    return ranked[0].moves(), nodes
+
+
+def cross_check(game: Game, known: np.ndarray, rng: np.random.Generator, candidates: list[Group],
+                effort: Effort, table_bits: int) -> tuple[list[Group], int]:
+    """``candidates`` ranked by their count plus the fresh completions they win: each
+    candidate's prefix (which reads no hidden card) is played and the position it
+    reaches, before the reveal, is solved with ``effort.cross_checks`` fresh completions
+    (the same ones for every candidate). A group found by one completion may win only
+    for that completion's hidden cards; this keeps the player from following it blindly."""
+    unseen = unseen_cards(game, known)
+    orders = [rng.permutation(unseen) for _ in range(effort.cross_checks)]
+    nodes, scores = 0, []
+    for group in candidates:
+        reached = known.copy()
+        for code in group.first.prefix:
+            moves.play(game.rules, reached, code, NO_CHANCE, np.empty_like(reached))
+        wins = 0
+        for order in orders:
+            status, spent, _ = search(game, complete(game, reached, order), effort.per_sample, table_bits)
+            nodes += spent
+            wins += status == STATUS_WON
+        scores.append(group.count + wins)
+    order_of = sorted(range(len(candidates)), key=lambda index: -scores[index])
+    return [candidates[index] for index in order_of], nodes
 
 
 def fallback_line(game: Game, known: np.ndarray) -> list[int]:
-    """When no sample wins: every sail or waste card that goes home (first in
-    move order), then a turn of the stock (or a pass of the waste), up to the
-    first move that reveals a card. Fair: it reads only ``known``."""
+    """When no completion wins: every card that goes home from a pile that is not
+    a foundation (first in move order), then a move that reveals a card (a turn of
+    the stock or a pass of the waste first), up to that reveal; empty when no such
+    move is left. Fair: it reads only ``known``."""
     sample = complete(game, known, unseen_cards(game, known))  # any filling shows where a reveal happens
     line: list[int] = []
     while True:
-        code = fallback_move(game, known)
+        code = fallback_move(game, known, sample)
         if code is None:  # (not in Windmill, where the stock can be turned while it hides a card)
-            return line or legal_codes(game, known)[:1]
+            return line
         line.append(code)
         moves.play(game.rules, sample, code, NO_CHANCE, np.empty_like(sample))
         known, revealed = advance(game, known, code, observe(game, sample))
@@ -228,8 +277,18 @@ def fallback_line(game: Game, known: np.ndarray) -> list[int]:
             return line
 
 
-def fallback_move(game: Game, known: np.ndarray) -> int | None:
-    """A card from a non-foundation pile onto a foundation, else a turn or a pass; None if neither."""
+def natural_reveal(game: Game, code: int) -> bool:
+    """Whether ``code`` is a turn of the stock, a pass of the waste or a card going home
+    from a pile that is not a foundation (the fallback's moves that need no search)."""
+    source, destination = (code // MOVE_BASE) % MOVE_BASE, code % MOVE_BASE
+    first_foundation = int(game.rules[FIRST_FOUNDATION])
+    kind = kernel.move_kind(code)
+    return kind in (MOVE_TURN, MOVE_RECYCLE) or (kind == MOVE_CARD and source < first_foundation <= destination)
+
+
+def fallback_move(game: Game, known: np.ndarray, sample: np.ndarray) -> int | None:
+    """A card from a non-foundation pile onto a foundation, else a turn or a pass,
+    else the first move that reveals a card of ``sample`` (a completion of ``known``); None if none."""
     codes = legal_codes(game, known)
     first_foundation = int(game.rules[FIRST_FOUNDATION])
     for code in codes:
@@ -238,6 +297,11 @@ def fallback_move(game: Game, known: np.ndarray) -> int | None:
             return code
     for code in codes:
         if kernel.move_kind(code) in (MOVE_TURN, MOVE_RECYCLE):
+            return code
+    for code in codes:
+        after = sample.copy()
+        moves.play(game.rules, after, code, NO_CHANCE, np.empty_like(after))
+        if advance(game, known, code, observe(game, after))[1]:
             return code
     return None
 
