@@ -42,6 +42,35 @@ suit, and an empty pile takes only a king (Fan) or nothing (La Belle Lucie),
 so an emptiable pile no longer frees every card: a king may leave into a pile
 other than its own that is empty or whose cards can all leave. The argument
 is the one above, word for word.
+
+A face-down stock with a waste whose cards leave only for a foundation
+(Windmill, every rule set: ``stock_lost``) gets a relaxation of its own. Cards
+never leave the foundations for any other pile, so "home" only grows. A card of
+rank r goes home only onto a foundation top one rank off in that foundation's
+direction (r - 1 on one building up, r + 1 on one building down, with wrap
+where it wraps), or onto an empty foundation whose base is r; the top is a card
+home. So at any moment of any line a card of rank r can go home only if it is
+*acceptable*: some card of rank r - 1 (resp. r + 1) is home and some
+foundation builds up (resp. down), or some foundation with base r is empty or
+can be emptied (it gives, keeping nothing). The waste is a stack: the cards
+under its top come out top first, and one comes out only when a card goes
+home (from the waste's top itself, or from a sail that the waste's top then
+refills: at most one per card home). The relaxation plays every acceptable
+card of the *pool* (the sails, the stock, the waste's top), each play
+releasing the next card of the waste into the pool, and adds the ranks played
+to those home, until nothing changes; a card never played proves the position
+lost. Argument: take any line and its cards going home in order; by
+induction each is played by the relaxation by then: its rank is acceptable
+(the ranks home in the line are home in the relaxation), and it is in the
+pool: a stock or sail card always is, and a card of the waste came out after
+the cards above it left, each departure caused by a distinct card going home
+earlier in the line, each of which the relaxation played, releasing as many.
+With a pass of the waste left (``redeals``), the waste is turned into a
+stock again, so every card of it is in the pool. The relaxation ignores that a
+foundation has one top at a time and that turning the stock buries the
+waste's top, so it only errs towards "not lost". (Releasing the next waste
+card for a stock card played is part of the over-approximation: in the line
+a turned card going home from a sail may pull a waste card too.)
 """
 
 from __future__ import annotations
@@ -53,21 +82,30 @@ from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
     COUNTER_DRAWS,
+    COUNTER_RECYCLES,
     COUNTER_REDEALS,
     COUNTER_SLOTS,
+    DIR_UP,
     EMPTY_FILL,
     FILL_KINGS,
     FIRST_CELL,
     FIRST_FOUNDATION,
     FIRST_RESERVE,
     MOVE_BASE,
+    N_PILES,
     OFFSET_BASE,
+    P_BASE,
+    P_BUILD,
+    P_LIMIT,
+    P_WRAP,
+    WASTE_PILE,
 )
 
 # Which relaxation a search consults (``simlab.solver.plan.loss_relaxation`` chooses).
 RELAXATION_NONE = 0
 RELAXATION_CASTLE = 1  # ``castle_lost``: building down regardless of suit
 RELAXATION_SAME_SUIT = 2  # ``same_suit_lost``, while no redeal or draw is ahead
+RELAXATION_STOCK = 3  # ``stock_lost``: a stock and a waste whose cards only go home (Windmill)
 
 
 @allocation_free
@@ -117,6 +155,8 @@ def provably_lost_using(rules, state, scratch, relaxation):
     that the search's inner loop creates no array."""
     if relaxation == RELAXATION_SAME_SUIT:
         return not new_places_ahead(rules, state) and same_suit_lost(rules, state, scratch)
+    if relaxation == RELAXATION_STOCK:
+        return windmill_foundations(rules) and stock_lost(rules, state, scratch)
     return relaxation == RELAXATION_CASTLE and castle_lost(rules, state, scratch)
 
 
@@ -263,3 +303,116 @@ def same_suit_destination(rules, state, card, pile, pile_of, place, can_leave, s
     if can_leave[target] == 1:
         return True
     return target_pile != pile and uncoverable(rules, state, target_pile, place[target], can_leave)
+
+
+
+RANKS = 13
+
+
+@allocation_free
+def windmill_foundations(rules):
+    """Whether the foundations are Windmill's (the first builds up from the ace
+    with wrap, keeping its first card; the others build down from the king
+    without wrap): ``stock_lost`` reads them as heights."""
+    first = rules[FIRST_FOUNDATION]
+    if not (kernel.spec(rules, first, P_BUILD) & DIR_UP and kernel.spec(rules, first, P_WRAP) == 1
+            and kernel.spec(rules, first, P_BASE) == 0):
+        return False
+    for pile in range(first + 1, rules[N_PILES]):
+        if kernel.spec(rules, pile, P_BUILD) & DIR_UP or kernel.spec(rules, pile, P_WRAP) == 1:
+            return False
+        if kernel.spec(rules, pile, P_BASE) != RANKS - 1 or kernel.spec(rules, pile, P_LIMIT) != RANKS:
+            return False
+    return True
+
+
+@allocation_free
+def slide(centre, kings, centre_limit):
+    """Close the possible centre heights ``centre`` and king pile heights
+    ``kings`` (bit sets) under transfers (``stock_lost``): a centre of c cards
+    and a king pile of k meet when c + k is a multiple of 13 (the centre's top
+    is one below the pile's), and then a card may go either way."""
+    changed = True
+    while changed:
+        changed = False
+        for c in range(1, centre_limit + 1):
+            if not (centre >> c) & 1:
+                continue
+            for k in range(RANKS + 1):
+                if not (kings >> k) & 1 or (c + k) % RANKS != 0:
+                    continue
+                if c < centre_limit and k >= 1:  # the pile's top onto the centre
+                    if not (centre >> (c + 1)) & 1 or not (kings >> (k - 1)) & 1:
+                        centre |= np.int64(1) << (c + 1)
+                        kings |= np.int64(1) << (k - 1)
+                        changed = True
+                if c >= 2 and k < RANKS:  # the centre's top onto the pile
+                    if not (centre >> (c - 1)) & 1 or not (kings >> (k + 1)) & 1:
+                        centre |= np.int64(1) << (c - 1)
+                        kings |= np.int64(1) << (k + 1)
+                        changed = True
+    return centre, kings
+
+
+@allocation_free
+def stock_lost(rules, state, pool):
+    """The relaxation for a stock and a waste whose cards only go home, with
+    Windmill's foundations (module docstring): True when some card could never
+    be played. ``pool`` (scratch, at least 13) counts per rank the cards in the
+    pool not yet played."""
+    first = rules[FIRST_FOUNDATION]
+    centre_limit = kernel.spec(rules, first, P_LIMIT)
+    centre = np.int64(1) << kernel.height(rules, state, first)
+    kings = np.int64(0)
+    for pile in range(first + 1, rules[N_PILES]):
+        kings |= np.int64(1) << kernel.height(rules, state, pile)
+    for rank in range(RANKS):
+        pool[rank] = 0
+    waste = rules[WASTE_PILE]
+    for pile in range(first):
+        if pile != waste:
+            for index in range(kernel.height(rules, state, pile)):
+                pool[kernel.card_at(rules, state, pile, index) % RANKS] += 1
+    waste_left = kernel.height(rules, state, waste)  # cards of the waste not yet in the pool, from the top down
+    if rules[COUNTER_SLOTS] > 0 and kernel.counter(rules, state, COUNTER_RECYCLES) > 0:
+        for index in range(waste_left):  # a pass is left: the whole waste comes round again
+            pool[kernel.card_at(rules, state, waste, index) % RANKS] += 1
+        waste_left = 0
+    elif waste_left > 0:
+        waste_left -= 1
+        pool[kernel.card_at(rules, state, waste, waste_left) % RANKS] += 1
+    played = np.int64(0)  # ranks played (every copy in the pool, now and later)
+    changed = True
+    while changed:
+        changed = False
+        centre, kings = slide(centre, kings, centre_limit)
+        released = 0
+        for c in range(1, centre_limit):  # a centre of c cards takes rank c % 13
+            rank = c % RANKS
+            if (centre >> c) & 1 and pool[rank] + ((played >> rank) & 1) > 0:
+                released += pool[rank]
+                pool[rank] = 0
+                played |= np.int64(1) << rank
+                if not (centre >> (c + 1)) & 1:
+                    centre |= np.int64(1) << (c + 1)
+                    changed = True
+        for k in range(RANKS):  # a king pile of k cards takes rank 12 - k
+            rank = RANKS - 1 - k
+            if (kings >> k) & 1 and pool[rank] + ((played >> rank) & 1) > 0:
+                released += pool[rank]
+                pool[rank] = 0
+                played |= np.int64(1) << rank
+                if not (kings >> (k + 1)) & 1:
+                    kings |= np.int64(1) << (k + 1)
+                    changed = True
+        while released > 0 and waste_left > 0:
+            waste_left -= 1
+            released -= 1
+            pool[kernel.card_at(rules, state, waste, waste_left) % RANKS] += 1
+            changed = True
+    if waste_left > 0:
+        return True
+    for rank in range(RANKS):
+        if pool[rank] > 0:
+            return True
+    return False

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.game import Game
-from simlab.solver.best_first import best_first_search
+from simlab.solver.best_first import best_first_search, stock_best_first_search
 from simlab.solver.plan import SearchPlan
 from simlab.solver.search import (
     ORDER_GUIDED,
@@ -46,6 +46,9 @@ PROMISE_PER_BURYING_CARD = 3.0  # less per card on top of a card that its founda
 PROMISE_WEIGHTS = np.array(
     [PROMISE_PER_CARD_HOME, PROMISE_PER_EMPTY_ROW, PROMISE_PER_PLACED_CARD, PROMISE_PER_BURYING_CARD]
 )
+# ``simlab.solver.evaluation.stock_promise``'s weights (cards home, cards buried
+# in the waste), for ``stock_best_first`` (Windmill)
+STOCK_PROMISE_WEIGHTS = np.array([20.0, 12.0])
 RESTART_UNIT = 2048  # positions in the shortest run
 # Share of the budget for the long depth-first search; the restarts get the rest.
 LONG_SHARE = 0.5
@@ -76,6 +79,11 @@ def restart(
     if strategy == "best_first":
         return best_first_search(
             game.rules, plan.array, start.copy(), plan.zobrist, budget, table_bits, PROMISE_WEIGHTS,
+            0 if run == 1 else run,
+        )
+    if strategy == "stock_best_first":
+        return stock_best_first_search(
+            game.rules, plan.array, start, chance, plan.zobrist, budget, table_bits, STOCK_PROMISE_WEIGHTS,
             0 if run == 1 else run,
         )
     return depth_first_search(
