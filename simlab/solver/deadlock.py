@@ -43,34 +43,40 @@ so an emptiable pile no longer frees every card: a king may leave into a pile
 other than its own that is empty or whose cards can all leave. The argument
 is the one above, word for word.
 
-A face-down stock with a waste whose cards leave only for a foundation
-(Windmill, every rule set: ``stock_lost``) gets a relaxation of its own. Cards
-never leave the foundations for any other pile, so "home" only grows. A card of
-rank r goes home only onto a foundation top one rank off in that foundation's
-direction (r - 1 on one building up, r + 1 on one building down, with wrap
-where it wraps), or onto an empty foundation whose base is r; the top is a card
-home. So at any moment of any line a card of rank r can go home only if it is
-*acceptable*: some card of rank r - 1 (resp. r + 1) is home and some
-foundation builds up (resp. down), or some foundation with base r is empty or
-can be emptied (it gives, keeping nothing). The waste is a stack: the cards
-under its top come out top first, and one comes out only when a card goes
-home (from the waste's top itself, or from a sail that the waste's top then
-refills: at most one per card home). The relaxation plays every acceptable
-card of the *pool* (the sails, the stock, the waste's top), each play
-releasing the next card of the waste into the pool, and adds the ranks played
-to those home, until nothing changes; a card never played proves the position
-lost. Argument: take any line and its cards going home in order; by
-induction each is played by the relaxation by then: its rank is acceptable
-(the ranks home in the line are home in the relaxation), and it is in the
-pool: a stock or sail card always is, and a card of the waste came out after
-the cards above it left, each departure caused by a distinct card going home
-earlier in the line, each of which the relaxation played, releasing as many.
-With a pass of the waste left (``redeals``), the waste is turned into a
-stock again, so every card of it is in the pool. The relaxation ignores that a
-foundation has one top at a time and that turning the stock buries the
-waste's top, so it only errs towards "not lost". (Releasing the next waste
-card for a stock card played is part of the over-approximation: in the line
-a turned card going home from a sail may pull a waste card too.)
+A face-down stock with a waste whose cards leave only for a foundation, with
+Windmill's foundations (every rule set: ``stock_lost``), gets a relaxation of
+its own. Cards never leave the foundations for any other pile, and the rules read
+ranks only, so the foundations are their heights: a centre of c cards (up from
+its ace, wrapping) takes rank c mod 13, a king pile of k cards (down from a
+king) takes rank 12 - k. A card moves between the centre and a king pile only
+where they *meet*, 13 dividing c + k (the centre's top is one below the pile's),
+and then either way, so they still meet. The relaxation keeps a set of
+possible centre heights and one of possible king pile heights (any pile),
+closed under such transfers, and a *pool* of cards that may be played: the
+sails, the stock and the waste's top (the whole waste when a pass is left).
+It plays every pool card whose rank some possible height takes, adding the
+height one more to its set (and, a rank once played, every later copy); each
+card played releases the next card of the waste, top first, into the pool;
+until nothing changes. A card never played proves the position lost.
+
+Argument (an over-approximation of every line): by induction over the line's
+events, the real centre height and every real king pile height are in the
+sets, every card gone home from the pool was played, and at least as many
+waste cards were released as have left the waste. A transfer moves a meeting
+pair one step (in the sets by closure; between two king piles it only swaps
+heights both in the set). A card going home goes onto a height that takes its
+rank, in the set, so the relaxation played it and added the new height. A
+waste card leaves the waste only when a card goes home (from the waste's top
+itself, or from a sail that the waste's top then refills): at most one per
+card home, each counted by a play. Turning the stock changes no foundation and
+releases no waste card. A win sends every card home, so every card is played.
+The relaxation ignores which pile has which height, the guards and the
+centre's cap, and lets every copy of a played rank play, so it only errs
+towards "not lost". (Releasing a waste card for a stock card played is part of
+the over-approximation: a turned card going home from a sail pulls one too.)
+The search asks it only once the stock is empty: before, the stock's cards in
+the pool almost always let every card play, and the test costs about as much
+as a position.
 """
 
 from __future__ import annotations
@@ -98,6 +104,7 @@ from simlab.engine.layout import (
     P_BUILD,
     P_LIMIT,
     P_WRAP,
+    STOCK_PILE,
     WASTE_PILE,
 )
 
@@ -156,7 +163,10 @@ def provably_lost_using(rules, state, scratch, relaxation):
     if relaxation == RELAXATION_SAME_SUIT:
         return not new_places_ahead(rules, state) and same_suit_lost(rules, state, scratch)
     if relaxation == RELAXATION_STOCK:
-        return windmill_foundations(rules) and stock_lost(rules, state, scratch)
+        # only once the stock is empty: before, its cards in the pool almost always let every card play,
+        # and the test costs about as much as a position
+        return (windmill_foundations(rules) and kernel.height(rules, state, rules[STOCK_PILE]) == 0
+                and stock_lost(rules, state, scratch))
     return relaxation == RELAXATION_CASTLE and castle_lost(rules, state, scratch)
 
 

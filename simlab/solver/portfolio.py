@@ -112,6 +112,8 @@ def portfolio_search(
     Returns:
         (status, nodes, moves) as ``depth_first_search``; nodes add up every run.
     """
+    if not plan.long_search:
+        return restarts_alone(game, plan, start, chance, budget, table_bits)
     long_budget = max(1, int(budget * LONG_SHARE))
     long_run = begin_depth_first(
         game.rules, plan.array, start.copy(), chance, plan.zobrist, long_budget, table_bits, ORDER_GUIDED, 0
@@ -142,3 +144,23 @@ def portfolio_search(
         if share == 0 and long_done >= long_budget:
             break
     return (STATUS_MEMORY if out_of_memory else STATUS_BUDGET), restarts_spent + long_done, np.empty(0, np.int32)
+
+
+def restarts_alone(
+    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int
+) -> tuple[int, int, np.ndarray]:
+    """``portfolio_search`` for a plan without a long search: restarts on the
+    Luby sequence until one decides (each is complete, so one that runs out of
+    positions proves the loss) or ``budget`` positions are spent."""
+    spent = 0
+    run = 0
+    out_of_memory = False
+    while spent < budget:
+        run += 1
+        share = min(RESTART_UNIT * luby(run), budget - spent)
+        status, nodes, moves = restart(game, plan, start, chance, run, share, table_bits)
+        spent += int(nodes)
+        if status in (STATUS_WON, STATUS_LOST):
+            return status, spent, moves
+        out_of_memory = out_of_memory or status == STATUS_MEMORY
+    return (STATUS_MEMORY if out_of_memory else STATUS_BUDGET), spent, np.empty(0, np.int32)
