@@ -5,9 +5,11 @@ an upper bound on any player. Deals 1-1000 of PySolFC's rules (the default)
 and of Welford's: won / lost / unknown, the unresolved share, CPU seconds per
 deal (median, p95, mean) against the issue's target (under 1% unresolved at a
 mean under 2 CPU-s per deal). The budget is ``SIMLAB_BENCH_WINDMILL_BUDGET``
-positions (default 500,000, not the solver's 32M): a deal the search cannot
-decide costs about 12 microseconds per position, so at the default budget the
-undecided deals alone would take hours.
+positions (default ``WINDMILL_BUDGET``, 200,000, not the solver's 32M): a deal
+the search cannot decide costs 10-20 microseconds per position (the best-first
+search over every move keeps its positions packed and hashes each afresh), so
+at 32M each undecided deal would take minutes; 200,000 keeps the mean well
+under the target.
 
 Fair (``solver`` with ``mode: fair``, simlab.solver.sampling): never looks at
 the stock; its wins are a lower bound, on the first ``SIMLAB_BENCH_FAIR_DEALS``
@@ -35,7 +37,8 @@ FIRST_DEAL = int(os.environ.get("SIMLAB_BENCH_FIRST_DEAL", "1"))
 DEAL_COUNT = int(os.environ.get("SIMLAB_BENCH_DEALS", "1000"))
 FAIR_COUNT = int(os.environ.get("SIMLAB_BENCH_FAIR_DEALS", "50"))
 PARTS = os.environ.get("SIMLAB_BENCH_WINDMILL", "thoughtful,fair").split(",")
-BUDGET = int(os.environ.get("SIMLAB_BENCH_WINDMILL_BUDGET", "500000"))
+WINDMILL_BUDGET = 200_000  # the thoughtful solver's positions per Windmill deal here and in experiments/windmill.yaml
+BUDGET = int(os.environ.get("SIMLAB_BENCH_WINDMILL_BUDGET", str(WINDMILL_BUDGET)))
 
 # (label, game parameters)
 RULE_SETS = (("windmill", {}), ("windmill welford", {"welford": True}))

@@ -39,7 +39,8 @@ def test_explain_prints_the_plan_and_solves_nothing(capsys):
     assert main(["solve", "windmill", "--explain"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines == plan_for(make_game("windmill")).explain()
-    assert "no automatic plays, no best-first, snapshots, rank-only hashing, no relaxation" in lines[0]
+    assert "no automatic plays, best-first, snapshots, rank-only hashing, stock relaxation" in lines[0]
+    assert any(line.startswith("  restarts: stock_best_first, jittered_depth_first (") for line in lines)
 
 
 def test_solve_without_a_deal_or_explain_is_a_usage_error(capsys):

@@ -32,12 +32,23 @@ from numba import njit
 from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
-from simlab.engine.layout import CAPACITY, FIRST_CELL, N_CARDS, N_PILES
+from simlab.engine.layout import CAPACITY, FIRST_CELL, MOVE_CARD, N_CARDS, N_PILES
+from simlab.engine.moves import copy_state, play_any
 from simlab.engine.packed import pack, packed_size, unpack
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
+from simlab.solver.autoplay import AUTOPLAY_NONE
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using
-from simlab.solver.evaluation import WEIGHT_BURIAL, WEIGHT_EMPTY_ROW, WEIGHT_HOME, WEIGHT_PLACED, promise
-from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION
+from simlab.solver.evaluation import (
+    STOCK_WEIGHT_HOME,
+    STOCK_WEIGHT_WASTE,
+    WEIGHT_BURIAL,
+    WEIGHT_EMPTY_ROW,
+    WEIGHT_HOME,
+    WEIGHT_PLACED,
+    promise,
+    stock_promise,
+)
+from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, PLAN_SNAPSHOTS
 from simlab.solver.search import (
     FIRST_TABLE_ENTRIES,
     FRACTION_SCALE,
@@ -327,3 +338,93 @@ def line_to(rules, start, path, length, autoplay):
         line[written: written + autos] = log[:autos]
         written += autos
     return line[:written]
+
+
+@allocation_free
+def stock_priority_range(rules, weights):
+    """``priority_range`` for ``stock_promise``: every card home at most, every
+    card buried in the waste at least."""
+    highest = weights[STOCK_WEIGHT_HOME] * rules[N_CARDS] + PROMISE_NOISE
+    lowest = -weights[STOCK_WEIGHT_WASTE] * rules[N_CARDS]
+    low_bucket = np.int64(np.floor(lowest * BUCKETS_PER_UNIT)) - 1
+    return low_bucket, np.int64(np.ceil(highest * BUCKETS_PER_UNIT)) - low_bucket + 2
+
+
+@njit(cache=True)
+def stock_best_first_search(rules, plan, state, chance, zobrist, budget, table_bits, weights, noise_seed):
+    """Best-first search over every move of a game with a stock (Windmill):
+    card moves and the stock's turn (and recycle, where a pass is left), each
+    made on a copy of the expanded position by ``simlab.engine.moves.play_any``
+    (refills included), guided by ``stock_promise``. Returns (status, nodes,
+    moves) like ``best_first_search``; ``chance`` is the deal's chance tape.
+
+    ``best_first_search`` plays card moves only and undoes them in place; this
+    one exists because in Windmill most moves refill piles and every win needs
+    the stock's turns, which the other searched only depth-first. The moves are
+    ``ordered_moves``' (the same pruning as the depth-first search, each argued
+    there), so it is as complete: when no position is left to expand the
+    position is lost. The plan must make no automatic plays (``SearchPlan``
+    chooses it only then), so a line is its moves."""
+    if plan[PLAN_AUTOPLAY] != AUTOPLAY_NONE:
+        raise ValueError("stock_best_first_search makes no automatic plays")
+    relaxation = plan[PLAN_RELAXATION]
+    if kernel.is_won(rules, state):
+        return STATUS_WON, np.int64(1), np.empty(0, dtype=np.int32)
+    if provably_lost(rules, state, relaxation):
+        return STATUS_LOST, np.int64(1), np.empty(0, dtype=np.int32)
+    table = new_position_set(min(budget, FIRST_TABLE_ENTRIES), table_bits)
+    max_entries = capacity(table)
+    tree = new_tree(rules, FIRST_NODES)
+    low_bucket, bucket_count = stock_priority_range(rules, weights)
+    heads = np.full(bucket_count, -1, dtype=np.int32)
+    pack(rules, state, tree.pool[0])
+    tree.parent[0] = -1
+    tree.via[0] = -1
+    tree.last_moved_to[0] = -1
+    add(table, kernel.position_hash(rules, state, zobrist))
+    top = queue_push(heads, tree.next_in_bucket, -1, bucket_of(stock_promise(rules, state, weights), low_bucket), 0)
+    nodes = np.int64(1)
+    legal = np.empty(MAX_BRANCHING, dtype=np.int32)
+    expanded = state.copy()
+    work = state.copy()
+    scratch = np.empty(rules[N_CARDS], dtype=np.int64)
+    workspace = new_workspace(rules)
+    pile_hashes = np.empty(rules[N_PILES], dtype=np.uint64)
+    card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
+    in_place = plan[PLAN_SNAPSHOTS] == 0
+    while True:
+        node, top = queue_pop(heads, tree.next_in_bucket, top)
+        if node < 0:
+            return STATUS_LOST, nodes, np.empty(0, dtype=np.int32)
+        unpack(rules, tree.pool[node], expanded)
+        node_key = start_tracking(rules, expanded, zobrist, pile_hashes, card_piles)
+        count = ordered_moves(
+            rules, expanded, tree.last_moved_to[node], workspace, legal, 0, ORDER_PLAIN, 0, node_key, card_piles
+        )
+        for i in range(count):
+            if nodes >= budget:  # checked before a move, so a search never exceeds its budget
+                return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
+            move = legal[i]
+            copy_state(rules, expanded, work)
+            play_any(rules, work, move, chance, scratch)
+            if kernel.is_won(rules, work):
+                return STATUS_WON, nodes + 1, path_to(tree.parent, tree.via, node, move)
+            key = kernel.position_hash(rules, work, zobrist)
+            if not add(table, key):
+                continue
+            if nodes >= max_entries:
+                if not can_grow(table, table_bits):
+                    return STATUS_MEMORY, nodes, np.empty(0, dtype=np.int32)
+                table = grown(table)
+                max_entries = capacity(table)
+            if nodes >= tree.parent.shape[0]:
+                tree = grown_tree(tree, nodes)
+            tree.parent[nodes] = node
+            tree.via[nodes] = move
+            plain = in_place and kernel.move_kind(move) == MOVE_CARD
+            tree.last_moved_to[nodes] = moved_to(move, 0, not plain)
+            if not provably_lost_using(rules, work, workspace.relaxation, relaxation):
+                pack(rules, work, tree.pool[nodes])
+                priority = stock_promise(rules, work, weights) + promise_noise(noise_seed, key)
+                top = queue_push(heads, tree.next_in_bucket, top, bucket_of(priority, low_bucket), nodes)
+            nodes += 1

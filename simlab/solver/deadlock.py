@@ -42,6 +42,41 @@ suit, and an empty pile takes only a king (Fan) or nothing (La Belle Lucie),
 so an emptiable pile no longer frees every card: a king may leave into a pile
 other than its own that is empty or whose cards can all leave. The argument
 is the one above, word for word.
+
+A face-down stock with a waste whose cards leave only for a foundation, with
+Windmill's foundations (every rule set: ``stock_lost``), gets a relaxation of
+its own. Cards never leave the foundations for any other pile, and the rules read
+ranks only, so the foundations are their heights: a centre of c cards (up from
+its ace, wrapping) takes rank c mod 13, a king pile of k cards (down from a
+king) takes rank 12 - k. A card moves between the centre and a king pile only
+where they *meet*, 13 dividing c + k (the centre's top is one below the pile's),
+and then either way, so they still meet. The relaxation keeps a set of
+possible centre heights and one of possible king pile heights (any pile),
+closed under such transfers, and a *pool* of cards that may be played: the
+sails, the stock and the waste's top (the whole waste when a pass is left).
+It plays every pool card whose rank some possible height takes, adding the
+height one more to its set (and, a rank once played, every later copy); each
+card played releases the next card of the waste, top first, into the pool;
+until nothing changes. A card never played proves the position lost.
+
+Argument (an over-approximation of every line): by induction over the line's
+events, the real centre height and every real king pile height are in the
+sets, every card gone home from the pool was played, and at least as many
+waste cards were released as have left the waste. A transfer moves a meeting
+pair one step (in the sets by closure; between two king piles it only swaps
+heights both in the set). A card going home goes onto a height that takes its
+rank, in the set, so the relaxation played it and added the new height. A
+waste card leaves the waste only when a card goes home (from the waste's top
+itself, or from a sail that the waste's top then refills): at most one per
+card home, each counted by a play. Turning the stock changes no foundation and
+releases no waste card. A win sends every card home, so every card is played.
+The relaxation ignores which pile has which height, the guards and the
+centre's cap, and lets every copy of a played rank play, so it only errs
+towards "not lost". (Releasing a waste card for a stock card played is part of
+the over-approximation: a turned card going home from a sail pulls one too.)
+The search asks it only once the stock is empty: before, the stock's cards in
+the pool almost always let every card play, and the test costs about as much
+as a position.
 """
 
 from __future__ import annotations
@@ -53,21 +88,31 @@ from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import (
     COUNTER_DRAWS,
+    COUNTER_RECYCLES,
     COUNTER_REDEALS,
     COUNTER_SLOTS,
+    DIR_UP,
     EMPTY_FILL,
     FILL_KINGS,
     FIRST_CELL,
     FIRST_FOUNDATION,
     FIRST_RESERVE,
     MOVE_BASE,
+    N_PILES,
     OFFSET_BASE,
+    P_BASE,
+    P_BUILD,
+    P_LIMIT,
+    P_WRAP,
+    STOCK_PILE,
+    WASTE_PILE,
 )
 
 # Which relaxation a search consults (``simlab.solver.plan.loss_relaxation`` chooses).
 RELAXATION_NONE = 0
 RELAXATION_CASTLE = 1  # ``castle_lost``: building down regardless of suit
 RELAXATION_SAME_SUIT = 2  # ``same_suit_lost``, while no redeal or draw is ahead
+RELAXATION_STOCK = 3  # ``stock_lost``: a stock and a waste whose cards only go home (Windmill)
 
 
 @allocation_free
@@ -117,6 +162,11 @@ def provably_lost_using(rules, state, scratch, relaxation):
     that the search's inner loop creates no array."""
     if relaxation == RELAXATION_SAME_SUIT:
         return not new_places_ahead(rules, state) and same_suit_lost(rules, state, scratch)
+    if relaxation == RELAXATION_STOCK:
+        # only once the stock is empty: before, its cards in the pool almost always let every card play,
+        # and the test costs about as much as a position
+        return (windmill_foundations(rules) and kernel.height(rules, state, rules[STOCK_PILE]) == 0
+                and stock_lost(rules, state, scratch))
     return relaxation == RELAXATION_CASTLE and castle_lost(rules, state, scratch)
 
 
@@ -263,3 +313,116 @@ def same_suit_destination(rules, state, card, pile, pile_of, place, can_leave, s
     if can_leave[target] == 1:
         return True
     return target_pile != pile and uncoverable(rules, state, target_pile, place[target], can_leave)
+
+
+
+RANKS = 13
+
+
+@allocation_free
+def windmill_foundations(rules):
+    """Whether the foundations are Windmill's (the first builds up from the ace
+    with wrap, keeping its first card; the others build down from the king
+    without wrap): ``stock_lost`` reads them as heights."""
+    first = rules[FIRST_FOUNDATION]
+    if not (kernel.spec(rules, first, P_BUILD) & DIR_UP and kernel.spec(rules, first, P_WRAP) == 1
+            and kernel.spec(rules, first, P_BASE) == 0):
+        return False
+    for pile in range(first + 1, rules[N_PILES]):
+        if kernel.spec(rules, pile, P_BUILD) & DIR_UP or kernel.spec(rules, pile, P_WRAP) == 1:
+            return False
+        if kernel.spec(rules, pile, P_BASE) != RANKS - 1 or kernel.spec(rules, pile, P_LIMIT) != RANKS:
+            return False
+    return True
+
+
+@allocation_free
+def slide(centre, kings, centre_limit):
+    """Close the possible centre heights ``centre`` and king pile heights
+    ``kings`` (bit sets) under transfers (``stock_lost``): a centre of c cards
+    and a king pile of k meet when c + k is a multiple of 13 (the centre's top
+    is one below the pile's), and then a card may go either way."""
+    changed = True
+    while changed:
+        changed = False
+        for c in range(1, centre_limit + 1):
+            if not (centre >> c) & 1:
+                continue
+            for k in range(RANKS + 1):
+                if not (kings >> k) & 1 or (c + k) % RANKS != 0:
+                    continue
+                if c < centre_limit and k >= 1:  # the pile's top onto the centre
+                    if not (centre >> (c + 1)) & 1 or not (kings >> (k - 1)) & 1:
+                        centre |= np.int64(1) << (c + 1)
+                        kings |= np.int64(1) << (k - 1)
+                        changed = True
+                if c >= 2 and k < RANKS:  # the centre's top onto the pile
+                    if not (centre >> (c - 1)) & 1 or not (kings >> (k + 1)) & 1:
+                        centre |= np.int64(1) << (c - 1)
+                        kings |= np.int64(1) << (k + 1)
+                        changed = True
+    return centre, kings
+
+
+@allocation_free
+def stock_lost(rules, state, pool):
+    """The relaxation for a stock and a waste whose cards only go home, with
+    Windmill's foundations (module docstring): True when some card could never
+    be played. ``pool`` (scratch, at least 13) counts per rank the cards in the
+    pool not yet played."""
+    first = rules[FIRST_FOUNDATION]
+    centre_limit = kernel.spec(rules, first, P_LIMIT)
+    centre = np.int64(1) << kernel.height(rules, state, first)
+    kings = np.int64(0)
+    for pile in range(first + 1, rules[N_PILES]):
+        kings |= np.int64(1) << kernel.height(rules, state, pile)
+    for rank in range(RANKS):
+        pool[rank] = 0
+    waste = rules[WASTE_PILE]
+    for pile in range(first):
+        if pile != waste:
+            for index in range(kernel.height(rules, state, pile)):
+                pool[kernel.card_at(rules, state, pile, index) % RANKS] += 1
+    waste_left = kernel.height(rules, state, waste)  # cards of the waste not yet in the pool, from the top down
+    if rules[COUNTER_SLOTS] > 0 and kernel.counter(rules, state, COUNTER_RECYCLES) > 0:
+        for index in range(waste_left):  # a pass is left: the whole waste comes round again
+            pool[kernel.card_at(rules, state, waste, index) % RANKS] += 1
+        waste_left = 0
+    elif waste_left > 0:
+        waste_left -= 1
+        pool[kernel.card_at(rules, state, waste, waste_left) % RANKS] += 1
+    played = np.int64(0)  # ranks played (every copy in the pool, now and later)
+    changed = True
+    while changed:
+        changed = False
+        centre, kings = slide(centre, kings, centre_limit)
+        released = 0
+        for c in range(1, centre_limit):  # a centre of c cards takes rank c % 13
+            rank = c % RANKS
+            if (centre >> c) & 1 and pool[rank] + ((played >> rank) & 1) > 0:
+                released += pool[rank]
+                pool[rank] = 0
+                played |= np.int64(1) << rank
+                if not (centre >> (c + 1)) & 1:
+                    centre |= np.int64(1) << (c + 1)
+                    changed = True
+        for k in range(RANKS):  # a king pile of k cards takes rank 12 - k
+            rank = RANKS - 1 - k
+            if (kings >> k) & 1 and pool[rank] + ((played >> rank) & 1) > 0:
+                released += pool[rank]
+                pool[rank] = 0
+                played |= np.int64(1) << rank
+                if not (kings >> (k + 1)) & 1:
+                    kings |= np.int64(1) << (k + 1)
+                    changed = True
+        while released > 0 and waste_left > 0:
+            waste_left -= 1
+            released -= 1
+            pool[kernel.card_at(rules, state, waste, waste_left) % RANKS] += 1
+            changed = True
+    if waste_left > 0:
+        return True
+    for rank in range(RANKS):
+        if pool[rank] > 0:
+            return True
+    return False

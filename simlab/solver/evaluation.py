@@ -7,7 +7,15 @@ import numpy as np
 from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.features import planned_base
-from simlab.engine.layout import BUILD, FIRST_CELL, FIRST_FOUNDATION, FOUNDATION_ANY_SUIT, FOUNDATION_MODE, WRAP
+from simlab.engine.layout import (
+    BUILD,
+    FIRST_CELL,
+    FIRST_FOUNDATION,
+    FOUNDATION_ANY_SUIT,
+    FOUNDATION_MODE,
+    WASTE_PILE,
+    WRAP,
+)
 
 # The weights of ``promise``, by their index in its ``weights`` array (the
 # solver's are ``simlab.solver.portfolio.PROMISE_WEIGHTS``).
@@ -50,4 +58,25 @@ def promise(rules, state, weights):
             if needed >= 0 and (card % 13 - needed) % 13 == 0:
                 score -= weights[WEIGHT_BURIAL] * (height - 1 - index)
             below = card
+    return score
+
+
+# The weights of ``stock_promise``, by index in its ``weights`` array (the
+# solver's are ``simlab.solver.portfolio.STOCK_PROMISE_WEIGHTS``).
+STOCK_WEIGHT_HOME = 0  # per card on a foundation
+STOCK_WEIGHT_WASTE = 1  # a penalty per card in the waste under its top (each must wait for those above it)
+
+
+@allocation_free
+def stock_promise(rules, state, weights):
+    """The promise of a position in a game with a one-card stock and a waste
+    (Windmill), for ``simlab.solver.best_first.stock_best_first_search``: higher
+    is better. Cards home count up (``STOCK_WEIGHT_HOME``); every card buried in
+    the waste under its top counts down (``STOCK_WEIGHT_WASTE``): turning the
+    stock buries the waste's top, and a buried card comes back only once every
+    card above it has left, so a line that turns less keeps more choices."""
+    score = weights[STOCK_WEIGHT_HOME] * kernel.foundation_cards(rules, state)
+    buried = kernel.height(rules, state, rules[WASTE_PILE]) - 1
+    if buried > 0:
+        score -= weights[STOCK_WEIGHT_WASTE] * buried
     return score

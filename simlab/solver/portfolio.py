@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.game import Game
-from simlab.solver.best_first import best_first_search
+from simlab.solver.best_first import best_first_search, stock_best_first_search
 from simlab.solver.plan import SearchPlan
 from simlab.solver.search import (
     ORDER_GUIDED,
@@ -46,6 +46,9 @@ PROMISE_PER_BURYING_CARD = 3.0  # less per card on top of a card that its founda
 PROMISE_WEIGHTS = np.array(
     [PROMISE_PER_CARD_HOME, PROMISE_PER_EMPTY_ROW, PROMISE_PER_PLACED_CARD, PROMISE_PER_BURYING_CARD]
 )
+# ``simlab.solver.evaluation.stock_promise``'s weights (cards home, cards buried
+# in the waste), for ``stock_best_first`` (Windmill)
+STOCK_PROMISE_WEIGHTS = np.array([20.0, 12.0])
 RESTART_UNIT = 2048  # positions in the shortest run
 # Share of the budget for the long depth-first search; the restarts get the rest.
 LONG_SHARE = 0.5
@@ -78,6 +81,11 @@ def restart(
             game.rules, plan.array, start.copy(), plan.zobrist, budget, table_bits, PROMISE_WEIGHTS,
             0 if run == 1 else run,
         )
+    if strategy == "stock_best_first":
+        return stock_best_first_search(
+            game.rules, plan.array, start, chance, plan.zobrist, budget, table_bits, STOCK_PROMISE_WEIGHTS,
+            0 if run == 1 else run,
+        )
     return depth_first_search(
         game.rules, plan.array, start.copy(), chance, plan.zobrist, budget, table_bits,
         DEPTH_FIRST_ORDERS[strategy], run,
@@ -104,6 +112,8 @@ def portfolio_search(
     Returns:
         (status, nodes, moves) as ``depth_first_search``; nodes add up every run.
     """
+    if not plan.long_search:
+        return restarts_alone(game, plan, start, chance, budget, table_bits)
     long_budget = max(1, int(budget * LONG_SHARE))
     long_run = begin_depth_first(
         game.rules, plan.array, start.copy(), chance, plan.zobrist, long_budget, table_bits, ORDER_GUIDED, 0
@@ -134,3 +144,23 @@ def portfolio_search(
         if share == 0 and long_done >= long_budget:
             break
     return (STATUS_MEMORY if out_of_memory else STATUS_BUDGET), restarts_spent + long_done, np.empty(0, np.int32)
+
+
+def restarts_alone(
+    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int
+) -> tuple[int, int, np.ndarray]:
+    """``portfolio_search`` for a plan without a long search: restarts on the
+    Luby sequence until one decides (each is complete, so one that runs out of
+    positions proves the loss) or ``budget`` positions are spent."""
+    spent = 0
+    run = 0
+    out_of_memory = False
+    while spent < budget:
+        run += 1
+        share = min(RESTART_UNIT * luby(run), budget - spent)
+        status, nodes, moves = restart(game, plan, start, chance, run, share, table_bits)
+        spent += int(nodes)
+        if status in (STATUS_WON, STATUS_LOST):
+            return status, spent, moves
+        out_of_memory = out_of_memory or status == STATUS_MEMORY
+    return (STATUS_MEMORY if out_of_memory else STATUS_BUDGET), spent, np.empty(0, np.int32)
