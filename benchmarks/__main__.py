@@ -7,7 +7,7 @@ import importlib
 import sys
 from typing import Sequence
 
-SECTIONS = ("policies", "solver", "fans", "windmill", "ladder", "critical", "relaxation")
+SECTIONS = ("policies", "solver", "fans", "windmill", "ladder", "critical", "relaxation", "fair_rounds")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
