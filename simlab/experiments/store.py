@@ -384,18 +384,22 @@ def with_critical_share(rows: pd.DataFrame) -> pd.DataFrame:
 
 def critical_columns(frame: pd.DataFrame) -> list[str]:
     """``DEAL_CRITICAL_COLUMNS`` when some deal of ``frame`` has a count, else none."""
-    if "critical_decisions" not in frame:
-        return []
-    counted = pd.to_numeric(frame["critical_decisions"].replace("", None), errors="coerce").notna().any()
-    return list(DEAL_CRITICAL_COLUMNS) if counted else []
+    return list(DEAL_CRITICAL_COLUMNS) if _any_number(frame, "critical_decisions") else []
 
 
 def bound_columns(frame: pd.DataFrame) -> list[str]:
     """``BOUND_COLUMNS`` when some deal of ``frame`` has a bound's value, else none."""
-    if "bound_value" not in frame:
-        return []
-    return list(BOUND_COLUMNS) if pd.to_numeric(frame["bound_value"].replace("", None), errors="coerce").notna().any() \
-        else []
+    return list(BOUND_COLUMNS) if _any_number(frame, "bound_value") else []
+
+
+def _numbers(values: pd.Series) -> pd.Series:
+    """An optional column as numbers: NaN where empty (a re-read ``deals.csv`` holds "")."""
+    return pd.to_numeric(values.replace("", None), errors="coerce")
+
+
+def _any_number(frame: pd.DataFrame, column: str) -> bool:
+    """Whether ``frame`` has ``column`` and some row of it holds a number."""
+    return column in frame and bool(_numbers(frame[column]).notna().any())
 
 
 def information_label(cell: Cell) -> str:
@@ -425,8 +429,8 @@ def typed_deals(frame: pd.DataFrame) -> pd.DataFrame:
         frame[column] = frame[column].fillna("").astype(str)
     for column in DEAL_CRITICAL_COLUMNS:
         if column in frame:  # empty where not computed (a re-read deals.csv holds "")
-            values = pd.to_numeric(frame[column].replace("", None), errors="coerce")
+            values = _numbers(frame[column])
             frame[column] = values.astype("float64" if column == "critical_share" else "Int64")
     if "bound_value" in frame:
-        frame["bound_value"] = pd.to_numeric(frame["bound_value"].replace("", None), errors="coerce").astype("float64")
+        frame["bound_value"] = _numbers(frame["bound_value"]).astype("float64")
     return frame
