@@ -35,6 +35,13 @@ BACKENDS = ("loky", "threading", "sequential", "dask")
 DEFAULT_CHUNK_SIZE = 25
 # Seconds one deal of a user or built-in policy may take (the solver's budget is its own limit).
 DEFAULT_DEAL_TIMEOUT = 300.0
+# The supervised pool looks at a running deal 4 to 10 times a second: a shorter limit cannot be kept.
+MIN_DEAL_TIMEOUT = 1.0
+# A worker process's resident memory cap (``execution.worker_memory``), in MiB: ``auto`` derives it
+# from the machine's memory and ``n_jobs`` (``pool.memory_cap``); a loaded worker holds 200-450 MiB.
+DEFAULT_WORKER_MEMORY = "auto"
+MIN_WORKER_MEMORY = 256
+_MEMORY_PATTERN = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(MB|MiB|GB|GiB)\s*", re.IGNORECASE)
 _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 MAX_NAME_LENGTH = 100  # it names a folder; most file systems allow 255 bytes
 MAX_DEALS = 1_000_000  # deals of one experiment (each is a row per cell in memory and on disk)
@@ -53,7 +60,7 @@ CLAIM_REQUIRED = ("game", "policy", "win_rate", "source")
 LADDER_KEYS = ("rungs", "perfect", "tries")
 LADDER_REQUIRED = ("rungs", "perfect")
 MAX_TRIES = 1000  # tries per deal of a stochastic rung (each is a full play of the deal)
-EXECUTION_KEYS = ("n_jobs", "backend", "chunk_size", "scheduler", "deal_timeout")
+EXECUTION_KEYS = ("n_jobs", "backend", "chunk_size", "scheduler", "deal_timeout", "worker_memory")
 
 
 @dataclass(frozen=True)
@@ -128,10 +135,14 @@ class Execution:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     scheduler: str | None = None
     deal_timeout: float | None = DEFAULT_DEAL_TIMEOUT  # enforced by the loky backend's pool
+    # MiB of resident memory a loky worker may hold, "auto", or None: no cap (``pool.memory_cap``)
+    worker_memory: float | str | None = DEFAULT_WORKER_MEMORY
 
     def to_dict(self) -> dict[str, Any]:
+        memory = self.worker_memory
         return {"n_jobs": self.n_jobs, "backend": self.backend, "chunk_size": self.chunk_size,
-                "scheduler": self.scheduler, "deal_timeout": self.deal_timeout}
+                "scheduler": self.scheduler, "deal_timeout": self.deal_timeout,
+                "worker_memory": int(memory) if isinstance(memory, float) and memory.is_integer() else memory}
 
 
 @dataclass(frozen=True)
@@ -540,8 +551,30 @@ def execution_from(spec: Mapping[str, Any], checker: _Validator, where: Callable
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                 or not 0 < timeout < math.inf):
         checker.expect(where("deal_timeout"), "a number of seconds > 0, or null for no limit", timeout)
+    if timeout is not None and timeout < MIN_DEAL_TIMEOUT:
+        checker.expect(where("deal_timeout"), f"at least {MIN_DEAL_TIMEOUT:g} s, or null for no limit (a "
+                       "running deal is looked at 4 to 10 times a second, so a shorter limit cannot be kept)",
+                       timeout)
+    memory = worker_memory(spec.get("worker_memory", base.worker_memory), checker, where("worker_memory"))
     return Execution(n_jobs=n_jobs, backend=backend, chunk_size=chunk_size, scheduler=scheduler,
-                     deal_timeout=None if timeout is None else float(timeout))
+                     deal_timeout=None if timeout is None else float(timeout), worker_memory=memory)
+
+
+def worker_memory(value: Any, checker: _Validator, path: str) -> float | str | None:
+    """``execution.worker_memory``: ``auto``, null (no cap), MiB as a number, or a str such as
+    ``'2 GB'`` (MB and GB are read as MiB and GiB); returns MiB, ``'auto'`` or None."""
+    if value is None or value == DEFAULT_WORKER_MEMORY:
+        return value
+    mib: float | None = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        mib = float(value)
+    elif isinstance(value, str) and (match := _MEMORY_PATTERN.fullmatch(value)):
+        mib = float(match.group(1)) * (1024 if match.group(2).upper().startswith("G") else 1)
+    if mib is None or not MIN_WORKER_MEMORY <= mib < math.inf:
+        checker.expect(path, f"a memory size of at least {MIN_WORKER_MEMORY} MiB (a number of MiB, or a str "
+                       "such as '2 GB'), 'auto' (a share of this machine's memory) or null for no limit",
+                       value)
+    return mib
 
 
 def with_overrides(config: ExperimentConfig, source: str = "command line", **overrides: Any) -> ExperimentConfig:

@@ -10,6 +10,11 @@ worker says which deal it starts and sends each row as it ends. So the parent
   new worker;
 - kills a worker whose deal has run longer than ``deal_timeout`` seconds, records
   that deal as an error row ``timeout``, and goes on the same way;
+- kills a worker whose resident memory passed ``worker_memory`` (read about ten
+  times a second) and records its deal as an error row ``memory``, the same way; a
+  worker that holds more than half its cap between two deals retires itself
+  (``worker.RECYCLE_SHARE``) and its chunk's other deals go to a fresh one, so what a
+  leaking deal left behind never fails a later deal;
 - on Ctrl-C or SIGTERM (``KeyboardInterrupt`` here) stops every worker before
   the exception leaves, so none is left orphaned.
 
@@ -30,11 +35,19 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Iterator
 
+import psutil
 from joblib.externals.loky.backend.context import get_context
 
-from simlab.experiments.worker import TIMEOUT, WORKER_DIED, ChunkTask, failure_row, serve
+from simlab.experiments.worker import MEMORY, TIMEOUT, WORKER_DIED, ChunkTask, failure_row, resident_bytes, serve
 
 POLL_SECONDS = 0.25  # how often deal timeouts are checked while nothing arrives
+MEMORY_POLL_SECONDS = 0.1  # how often workers' memory is read when a task has a cap
+# ``worker_memory: auto``: this share of the machine's memory split among the ``n_jobs`` workers,
+# but at least ``AUTO_FLOOR_MIB`` (the solver at its default table peaks near 900 MiB) and at most
+# the share itself; a leak grows without bound, so a generous cap still stops it.
+AUTO_SHARE = 0.9
+AUTO_FLOOR_MIB = 2048
+MIB = 2**20
 # Extra seconds for the first deal of a cell in a worker: it also compiles the numba kernels
 # of the game and policy (15 s and more on a cold cache), which is not the policy's own time.
 FIRST_DEAL_GRACE = 120.0
@@ -67,6 +80,7 @@ class SupervisedPool:
         self.n_workers = max(1, n_workers)
         self.context = get_context("loky")
         self.workers: list[_Worker] = []
+        self.memory_read = 0.0  # time.monotonic() when workers' memory was last read
 
     def run(self, tasks: list[ChunkTask]) -> Iterator[list[dict[str, Any]]]:
         """Rows of each chunk (or part of a chunk) as soon as they are final, and an empty
@@ -108,12 +122,15 @@ class SupervisedPool:
     def _collect(self, queue: deque[ChunkTask]) -> Iterator[list[dict[str, Any]]]:
         """Wait a little for messages or deaths, then hand out what is final."""
         busy = [w for w in self.workers if w.task is not None]
+        capped = any(w.task.memory is not None for w in busy)
         ready = set(wait([w.connection for w in busy] + [w.process.sentinel for w in busy],
-                         timeout=POLL_SECONDS))
+                         timeout=MEMORY_POLL_SECONDS if capped else POLL_SECONDS))
         for worker in busy:
             if worker.connection in ready or worker.process.sentinel in ready:
                 done = self._read(worker)
-                if done:
+                if done == "retire":
+                    yield self._retire(worker, queue)
+                elif done:
                     yield self._take(worker)
                     worker.task, worker.rows, worker.handed = None, [], 0
                 elif not worker.process.is_alive():
@@ -126,9 +143,25 @@ class SupervisedPool:
                 yield self._replace(worker, queue, TIMEOUT,
                                     f"Timeout: the deal took longer than execution.deal_timeout "
                                     f"({worker.task.timeout:g} s); its worker was stopped")
+        yield from self._check_memory(queue)
 
-    def _read(self, worker: _Worker) -> bool:
-        """Read every waiting message; True once the worker's chunk is done."""
+    def _check_memory(self, queue: deque[ChunkTask]) -> Iterator[list[dict[str, Any]]]:
+        """Stop each worker whose resident memory passed its task's cap (``MEMORY_POLL_SECONDS``
+        apart at most, so a busy pool does not spend its time reading memory)."""
+        if time.monotonic() - self.memory_read < MEMORY_POLL_SECONDS:
+            return
+        self.memory_read = time.monotonic()
+        for worker in [w for w in self.workers if w.task is not None and w.task.memory is not None]:
+            held = resident_bytes(worker.process.pid)
+            if held > worker.task.memory:
+                yield self._replace(worker, queue, MEMORY,
+                                    f"Memory: the worker grew past execution.worker_memory "
+                                    f"({worker.task.memory / MIB:,.0f} MiB; it held {held / MIB:,.0f} MiB) "
+                                    "while playing this deal; it was stopped and replaced")
+
+    def _read(self, worker: _Worker) -> bool | str:
+        """Read every waiting message; True once the worker's chunk is done, ``"retire"``
+        when the worker ends before its chunk does (``worker.RECYCLE_SHARE``)."""
         try:
             while worker.connection.poll():
                 kind, value = worker.connection.recv()
@@ -138,6 +171,8 @@ class SupervisedPool:
                 elif kind == "row":
                     worker.rows.append(value)
                     worker.deal = None
+                elif kind == "retire":
+                    return "retire"
                 else:  # done
                     return True
         except (EOFError, OSError):
@@ -179,6 +214,19 @@ class SupervisedPool:
             queue.appendleft(task._replace(deals=rest))
         return rows
 
+    def _retire(self, worker: _Worker, queue: deque[ChunkTask]) -> list[dict[str, Any]]:
+        """``worker`` retired between two deals: its rows so far; the rest of its chunk is
+        requeued (a new worker starts when there is work for it)."""
+        task = worker.task
+        assert task is not None
+        _stop(worker, kill=False)
+        self.workers.remove(worker)
+        done = {row["deal"] for row in worker.rows}
+        rest = tuple(d for d in task.deals if d not in done)
+        if rest:
+            queue.appendleft(task._replace(deals=rest))
+        return worker.rows[worker.handed:]
+
     def close(self) -> None:
         """Stop every worker (politely first, then by force) and wait for each."""
         for worker in self.workers:
@@ -189,6 +237,19 @@ class SupervisedPool:
         for worker in self.workers:
             _stop(worker, kill=worker.task is not None)
         self.workers.clear()
+
+
+def memory_cap(setting: float | str | None, n_jobs: int) -> int | None:
+    """Bytes of resident memory one worker may hold for ``execution.worker_memory`` ``setting``
+    (MiB, ``"auto"`` or None: no cap). ``auto`` splits ``AUTO_SHARE`` of the machine's memory
+    among ``n_jobs`` workers (-1: one per core), at least ``AUTO_FLOOR_MIB`` and at most that share."""
+    if setting is None:
+        return None
+    if setting != "auto":
+        return int(float(setting) * MIB)
+    workers = (os.cpu_count() or 1) if n_jobs == -1 else max(1, n_jobs)
+    usable = AUTO_SHARE * psutil.virtual_memory().total
+    return int(min(usable, max(usable / workers, AUTO_FLOOR_MIB * MIB)))
 
 
 def _stop(worker: _Worker, kill: bool) -> None:

@@ -26,7 +26,7 @@ from simlab.errors import ConfigError
 from simlab.experiments.config import Execution, ExperimentConfig
 from simlab.experiments.history import cell_lines, config_changes
 from simlab.experiments.lock import folder_lock
-from simlab.experiments.pool import SupervisedPool
+from simlab.experiments.pool import SupervisedPool, memory_cap
 from simlab.experiments.progress import Progress
 from simlab.experiments.report import RESOLVED_CONFIG, build_manifest, write_reports
 from simlab.experiments.store import (
@@ -177,9 +177,10 @@ def plan(config: ExperimentConfig, cells: list[Cell], store: ResultStore) -> lis
 def _task(config: ExperimentConfig, cell: Cell, deals: tuple[int, ...]) -> ChunkTask:
     # a policy whose own node budget bounds every deal (``Policy.budgeted``) is not timed out
     timeout = None if policy_class(cell.policy.name).budgeted else config.execution.deal_timeout
+    memory = memory_cap(config.execution.worker_memory, config.execution.n_jobs)
     return ChunkTask(cell.key, cell.game.name, json.dumps(cell.game.params, sort_keys=True),
                      cell.policy.name, json.dumps(cell.policy.params, sort_keys=True),
-                     config.root_seed, deals, timeout, cell.attempt)
+                     config.root_seed, deals, timeout, cell.attempt, memory)
 
 
 @contextmanager

@@ -17,6 +17,8 @@ import traceback
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+import psutil
+
 from simlab.engine.game import Game
 from simlab.games import make_game
 from simlab.play import play_deal
@@ -27,7 +29,10 @@ from simlab.policies.record import LOST, UNKNOWN, WON, PlayRecord
 ERROR = "error"
 VERDICTS = (WON, LOST, UNKNOWN)
 # ``end_reason`` of error rows the supervisor writes (``pool.py``) besides a policy's own exception.
-TIMEOUT, WORKER_DIED = "timeout", "worker_died"
+TIMEOUT, WORKER_DIED, MEMORY = "timeout", "worker_died", "memory"
+# Between two deals a worker holding more than this share of its memory cap retires (the pool
+# starts a fresh one), so what earlier deals left behind never counts against a later deal.
+RECYCLE_SHARE = 0.5
 
 
 class ChunkTask(NamedTuple):
@@ -42,6 +47,7 @@ class ChunkTask(NamedTuple):
     deals: tuple[int, ...]
     timeout: float | None = None  # seconds a deal may take (``execution.deal_timeout``); None: no limit
     attempt: int = 0  # which try of the deal (``play.deal_rng``): 0, the ordinary play
+    memory: int | None = None  # bytes of resident memory a worker may hold (``pool.memory_cap``); None: no cap
 
 
 @lru_cache(maxsize=64)
@@ -128,8 +134,10 @@ def serve(connection: Any, parent_pid: int) -> None:
     """A worker process's loop: receive a task, report each deal as it starts and ends.
 
     The parent reads ``("start", deal)`` before a deal and ``("row", row)`` after it,
-    so when this process dies or overruns ``deal_timeout`` the parent knows which
-    deal it was on. ``None`` (or a closed pipe) ends the loop.
+    so when this process dies, overruns ``deal_timeout`` or outgrows its memory cap the
+    parent knows which deal it was on. ``("retire", None)`` instead of a deal's start
+    says this process holds more than ``RECYCLE_SHARE`` of its cap and ends here (the
+    parent plays the chunk's other deals elsewhere). ``None`` (or a closed pipe) ends the loop.
     """
     # Ctrl-C reaches the whole process group; the parent decides when workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -139,23 +147,26 @@ def serve(connection: Any, parent_pid: int) -> None:
             task = connection.recv()
         except (EOFError, OSError):
             return
-        if task is None:
+        if task is None or not _serve_task(connection, task):
             return
-        _serve_task(connection, task)
 
 
-def _serve_task(connection: Any, task: ChunkTask) -> None:
+def _serve_task(connection: Any, task: ChunkTask) -> bool:
+    """Play ``task``'s deals, reporting each; False if this process retired before the end."""
     try:
         game, policy = components_of(task)
     except Exception as error:  # noqa: BLE001  (reported per deal, like a raising policy)
         for deal in task.deals:
             connection.send(("row", error_row(task.cell, deal, error, 0.0)))
         connection.send(("done", None))
-        return
+        return True
     first = task.cell not in _started_cells
     if first and ":" in task.policy:
         _warm_up(game, task.deals[0])
     for deal in task.deals:
+        if _should_retire(task.memory):
+            connection.send(("retire", None))
+            return False
         # A built-in policy's first deal in this process also compiles (or loads) its kernels:
         # the parent gives it extra time. A user policy's game kernels are warmed up above.
         connection.send(("start", (deal, first and ":" not in task.policy)))
@@ -163,9 +174,24 @@ def _serve_task(connection: Any, task: ChunkTask) -> None:
         _started_cells.add(task.cell)
         connection.send(("row", play_one(task.cell, game, policy, deal, task.root_seed, task.attempt)))
     connection.send(("done", None))
+    return True
 
 
 _started_cells: set[str] = set()  # cells this worker process has played a deal of
+
+
+def _should_retire(cap: int | None) -> bool:
+    """True when this process has played a deal and holds more than ``RECYCLE_SHARE`` of ``cap``
+    (a fresh process never retires: it would only be replaced by another as big)."""
+    return cap is not None and bool(_started_cells) and resident_bytes(os.getpid()) > RECYCLE_SHARE * cap
+
+
+def resident_bytes(pid: int) -> int:
+    """The resident memory (RSS) of process ``pid`` in bytes; 0 if it has ended."""
+    try:
+        return int(psutil.Process(pid).memory_info().rss)
+    except psutil.Error:
+        return 0
 
 
 def _warm_up(game: Game, deal: int) -> None:
