@@ -13,11 +13,8 @@ also rejects duplicate keys (a silent overwrite is a dropped key too).
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 import math
 import re
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, NoReturn
@@ -25,6 +22,7 @@ from typing import Any, Callable, Mapping, NoReturn
 import yaml
 
 from simlab.errors import ConfigError, ParameterError, UnknownNameError
+from simlab.experiments.sources import source_digest
 from simlab.games import GAMES
 from simlab.params import resolve_params
 from simlab.policies.catalog import policy_class
@@ -38,9 +36,10 @@ DEFAULT_DEAL_TIMEOUT = 300.0
 # The supervised pool looks at a running deal 4 to 10 times a second: a shorter limit cannot be kept.
 MIN_DEAL_TIMEOUT = 1.0
 # A worker process's resident memory cap (``execution.worker_memory``), in MiB: ``auto`` derives it
-# from the machine's memory and ``n_jobs`` (``pool.memory_cap``); a loaded worker holds 200-450 MiB.
+# from the machine's memory and ``n_jobs`` (``pool.memory_cap``); a loaded worker holds 200-450 MiB
+# (the solver at its default table up to 900), so less would fail ordinary deals.
 DEFAULT_WORKER_MEMORY = "auto"
-MIN_WORKER_MEMORY = 256
+MIN_WORKER_MEMORY = 512
 _MEMORY_PATTERN = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(MB|MiB|GB|GiB)\s*", re.IGNORECASE)
 _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 MAX_NAME_LENGTH = 100  # it names a folder; most file systems allow 255 bytes
@@ -73,7 +72,8 @@ class Component:
         params: every parameter with its checked value (defaults filled in).
         version: the class's ``version``; it changes only when behaviour changes.
         code: what else decides its results: ``source sha256:…`` of a user policy's
-            module, ``simlab X.Y.Z`` for a built-in (part of the store's cell key).
+            module and the user modules it imports (``sources.source_digest``),
+            ``simlab X.Y.Z`` for a built-in (part of the store's cell key).
     """
 
     label: str
@@ -287,11 +287,8 @@ def code_of(cls: type, name: str) -> str:
     """What identifies the code of a game or policy class (``Component.code``)."""
     if ":" not in name:
         return f"simlab {__version__}"
-    try:
-        path = inspect.getsourcefile(sys.modules[cls.__module__])
-        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] if path else None
-    except (OSError, TypeError, KeyError):
-        digest = None
+    # the class's module and every module of the user's it imports (``sources.source_digest``)
+    digest = source_digest(cls.__module__)
     return f"source sha256:{digest}" if digest else "source unknown"
 
 

@@ -69,7 +69,8 @@ def _why_new(identity: dict[str, Any], known: Any) -> str:
         if mine["version"] != theirs["version"]:
             reasons.append(f"its {part}'s version changed ({theirs['version']} → {mine['version']})")
         if mine["code"] != theirs["code"]:
-            reasons.append("its module's source changed" if mine["code"].startswith("source")
+            reasons.append("its module's source changed (its own, or a module of yours it imports)"
+                           if mine["code"].startswith("source")
                            else f"the {part} comes from another simlab ({theirs['code']} → {mine['code']})")
     if identity["root_seed"] != old["root_seed"]:
         reasons.append("the root seed changed")
