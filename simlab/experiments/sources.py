@@ -22,8 +22,7 @@ from importlib.machinery import ModuleSpec, PathFinder
 from importlib.util import resolve_name
 from pathlib import Path
 
-import simlab
-
+SIMLAB_DIR = Path(__file__).resolve().parents[1]  # simlab's own package folder, never hashed
 DIGEST_CHARS = 16  # of the sha256 hex digest, as the cell key has always kept
 
 
@@ -76,7 +75,7 @@ def _installation() -> tuple[Path, ...]:
                                                     sys.base_exec_prefix}
     paths |= set(getattr(site, "getsitepackages", list)())
     paths.add(site.getusersitepackages() if site.ENABLE_USER_SITE else sys.prefix)
-    paths.add(str(Path(simlab.__file__).parent))
+    paths.add(str(SIMLAB_DIR))
     return tuple(Path(p).resolve() for p in paths if p)
 
 
