@@ -185,7 +185,7 @@ def _print_failures(folder: Any, frame: Any) -> None:
     """The failed deals: how many, the first few with their cause, where the rest are."""
     failed = frame[frame["verdict"] == "error"]
     print(f"{len(failed)} deal(s) failed (the policy raised, its worker died, or it ran past "
-          f"deal_timeout); a rerun retries them:", file=sys.stderr)
+          f"deal_timeout or worker_memory); a rerun retries them:", file=sys.stderr)
     for row in failed.head(MAX_LISTED_FAILURES).itertuples():
         print(f"  {row.game} / {row.policy} / deal {row.deal}: {row.end_reason}: {row.error}",
               file=sys.stderr)
