@@ -153,7 +153,7 @@ class SupervisedPool:
         self.memory_read = time.monotonic()
         for worker in [w for w in self.workers if w.task is not None and w.task.memory is not None]:
             held = resident_bytes(worker.process.pid)
-            if held > worker.task.memory:
+            if held > worker.task.memory and not worker.connection.poll():  # its messages first: which deal?
                 yield self._replace(worker, queue, MEMORY,
                                     f"Memory: the worker grew past execution.worker_memory "
                                     f"({worker.task.memory / MIB:,.0f} MiB; it held {held / MIB:,.0f} MiB) "
