@@ -409,8 +409,9 @@ def _foreign(columns: dict[str, set[str]]) -> DatabaseProblem | None:
                                             f"(its tables: {', '.join(sorted(columns))})")
         missing = [c for c in needed if c not in columns[table]]
         if missing:
+            has = ", ".join(sorted(columns[table]))
             return DatabaseProblem(FOREIGN, f"a SQLite database whose '{table}' table lacks the "
-                                            f"columns {', '.join(missing)} (it has {', '.join(sorted(columns[table]))})")
+                                            f"columns {', '.join(missing)} (it has {has})")
     return None
 
 
