@@ -203,18 +203,27 @@ def test_recovered_rows_keep_the_key_of_the_code_that_played_them(
     assert stored_count(output) == 18  # the old code's rows are kept, under the old code's key
 
 
-def test_recover_refuses_a_deals_csv_without_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("change", ["no keys", "cut short"])
+def test_recover_refuses_a_deals_csv_it_cannot_trust(
+        tmp_path: Path, change: str, capsys: pytest.CaptureFixture[str]) -> None:
     output = tmp_path / "out"
     path = write_config(tmp_path / "ok.yaml", config(output, execution=SEQUENTIAL))
     assert run_here(path, capsys)[0] == 0
-    deals = pd.read_csv(output / "deals.csv", keep_default_na=False)
-    deals.drop(columns="cell").to_csv(output / "deals.csv", index=False)  # as an earlier simlab wrote it
+    csv = output / "deals.csv"
+    if change == "no keys":  # as an earlier simlab wrote it
+        pd.read_csv(csv, keep_default_na=False).drop(columns="cell").to_csv(csv, index=False)
+    else:  # as a full disk leaves it: the last row cut in its key
+        csv.write_bytes(csv.read_bytes()[:-10])
     (output / DATABASE).write_bytes(b"")
     before = folder_state(output)
     assert commands.main(["recover", str(output)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"error: {output / 'deals.csv'}: cannot recover the database: expected a 'cell' column")
-    assert "will not guess" in err
+    if change == "no keys":
+        assert err.startswith(f"error: {csv}: cannot recover the database: expected a 'cell' column")
+        assert "will not guess" in err
+    else:
+        assert err.startswith(f"error: {output / 'manifest.json'}: cannot recover the database: expected the "
+                              "cells of deals.csv with their code, found none for citadel / random (key ")
     assert folder_state(output) == before
 
 

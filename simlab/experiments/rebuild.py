@@ -38,7 +38,7 @@ def rebuild(folder: Path) -> dict[str, pd.DataFrame]:
         if not (folder / needed).is_file():
             raise ConfigError(f"{folder}: not an experiment folder: '{needed}' is missing. "
                               "Run the experiment first (simlab run FILE).")
-    with folder_lock(folder), disk_full_is_bad_input(folder, f"simlab report {folder}"):
+    with disk_full_is_bad_input(folder, f"simlab report {folder}"), folder_lock(folder):
         return _rebuild(folder)  # under the lock: a run writes these same files
 
 

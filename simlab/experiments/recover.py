@@ -69,7 +69,7 @@ def recover(folder: Path) -> Recovery:
     if not folder.is_dir():
         raise ConfigError(f"{folder}: expected an experiment's output folder, found "
                           f"{'a file' if folder.exists() else 'nothing'}.")
-    with folder_lock(folder), disk_full_is_bad_input(folder, f"simlab recover {folder}"):
+    with disk_full_is_bad_input(folder, f"simlab recover {folder}"), folder_lock(folder):
         problem = database_problem(database) if database.exists() else None
         if database.exists() and problem is None:
             return Recovery(0, None, sound=True)
@@ -101,7 +101,7 @@ def _readable(folder: Path) -> tuple[pd.DataFrame, list[dict[str, Any]], dict[st
     for needed in (DEALS_CSV, MANIFEST):
         if not (folder / needed).is_file():
             raise ConfigError(f"{folder}: cannot recover the database: '{needed}' is missing. {refuse}")
-    raw = pd.read_csv(folder / DEALS_CSV, keep_default_na=False, dtype={KEY_COLUMN: str})
+    raw = _deals_csv(folder / DEALS_CSV, refuse)
     if KEY_COLUMN not in raw:
         raise ConfigError(f"{folder / DEALS_CSV}: cannot recover the database: expected a '{KEY_COLUMN}' "
                           "column (the key of the code each deal was played with); this file was written "
@@ -116,10 +116,24 @@ def _readable(folder: Path) -> tuple[pd.DataFrame, list[dict[str, Any]], dict[st
                           f"{DEALS_CSV} with their code, found none for {where} (the two files are from "
                           "different runs, or the manifest from an earlier simlab). " + refuse)
     keys = raw[KEY_COLUMN]
-    frame = typed_deals(raw).assign(cell=keys.values, traceback="")
+    try:
+        frame = typed_deals(raw).assign(cell=keys.values, traceback="")
+    except (KeyError, ValueError, TypeError) as error:  # a file cut short (a full disk) or edited
+        raise ConfigError(f"{folder / DEALS_CSV}: cannot recover the database: expected the per-deal "
+                          f"table simlab writes, found a column missing or a value of another type "
+                          f"({type(error).__name__}: {error}). " + refuse) from None
     frame = frame[frame["verdict"] != "error"]
     records = [by_key[key] for key in dict.fromkeys(keys)]
     return frame, records, manifest["configs"][-1]["config"]
+
+
+def _deals_csv(path: Path, refuse: str) -> pd.DataFrame:
+    """``deals.csv`` as written (every value a string where it is one)."""
+    try:
+        return pd.read_csv(path, keep_default_na=False, dtype={KEY_COLUMN: str})
+    except (OSError, ValueError, pd.errors.ParserError) as error:
+        raise ConfigError(f"{path}: cannot recover the database: expected the per-deal table simlab "
+                          f"writes ({type(error).__name__}: {error}). " + refuse) from None
 
 
 def _manifest(path: Path) -> dict[str, Any]:

@@ -78,9 +78,10 @@ def run_experiment(config: ExperimentConfig, progress: bool | None = None) -> Ru
     check_output(config.output, config.source)
     with backend_context(config.execution, config.source):
         folder = Path(config.output)
-        folder.mkdir(parents=True, exist_ok=True)
-        with folder_lock(folder), disk_full_is_bad_input(folder):
-            return _run_locked(config, folder, progress)
+        with disk_full_is_bad_input(folder):  # the folder and the lock file need space too
+            folder.mkdir(parents=True, exist_ok=True)
+            with folder_lock(folder):
+                return _run_locked(config, folder, progress)
 
 
 def _run_locked(config: ExperimentConfig, folder: Path, progress: bool | None) -> RunOutcome:
