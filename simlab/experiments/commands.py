@@ -59,8 +59,10 @@ def add_parsers(subparsers: Any) -> None:
     report.set_defaults(func=report_command)
     recover = subparsers.add_parser(
         "recover", help="rebuild a damaged results.sqlite from the folder's deals.csv",
-        description="Rebuild FOLDER/results.sqlite from FOLDER/deals.csv and config.resolved.yaml "
-                    "(the damaged file is kept as results.sqlite.damaged); then rerun to play the rest.")
+        description="Rebuild a damaged FOLDER/results.sqlite from FOLDER/deals.csv and manifest.json, "
+                    "each deal under the cell key it was played with (the damaged file is kept as "
+                    "results.sqlite.damaged, or .damaged.2, .3, ...); then rerun to play the rest. A "
+                    "sound database is left as it is (status 0).")
     recover.add_argument("folder", help="an experiment's output folder, e.g. results/default")
     recover.set_defaults(func=recover_command)
     _add_deals_parser(subparsers)
@@ -229,14 +231,20 @@ def report_command(args: argparse.Namespace) -> int:
 
 
 def recover_command(args: argparse.Namespace) -> int:
-    """``simlab recover FOLDER``: returns the exit status."""
+    """``simlab recover FOLDER``: returns the exit status (0 also for a sound database,
+    which it leaves as it is)."""
     from simlab.experiments.recover import recover  # when it runs: see the module docstring
 
-    rows, status = _guarded(recover, args.folder, bugs_too=False)
+    done, status = _guarded(recover, args.folder, bugs_too=True)
     if status is not None:
         return status
-    print(f"Rebuilt {args.folder}/results.sqlite from deals.csv: {rows} deal(s). The damaged file is "
-          f"{args.folder}/results.sqlite.damaged. Run the experiment again to play what is missing.")
+    database = f"{args.folder}/results.sqlite"
+    if done.sound:
+        print(f"{database} is sound: nothing to recover, nothing was changed.")
+        return EXIT_OK
+    kept = f" The damaged file is kept as {done.kept}." if done.kept else ""
+    print(f"Rebuilt {database} from deals.csv: {done.rows} deal(s), each under the cell key it was "
+          f"played with.{kept} Run the experiment again to play what is missing.")
     return EXIT_OK
 
 

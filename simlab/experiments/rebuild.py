@@ -13,9 +13,11 @@ from simlab.errors import ConfigError
 from simlab.experiments.config import config_from_dict, load_config
 from simlab.experiments.lock import folder_lock
 from simlab.experiments.report import MANIFEST, RESOLVED_CONFIG, build_manifest, write_reports
+from simlab.experiments.space import disk_full_is_bad_input
 from simlab.experiments.store import (
     DATABASE_NAME,
     ResultStore,
+    cell_records,
     deals_frame,
     readable_cells,
     stored_cells,
@@ -29,15 +31,15 @@ def rebuild(folder: Path) -> dict[str, pd.DataFrame]:
 
     Raises:
         ConfigError: if the folder holds no experiment (no resolved config or database),
-            a run is writing to it, or its database is damaged.
+            a run is writing to it, its database is damaged, or the disk is full.
     """
     folder = Path(folder)
     for needed in (RESOLVED_CONFIG, DATABASE_NAME):
         if not (folder / needed).is_file():
             raise ConfigError(f"{folder}: not an experiment folder: '{needed}' is missing. "
                               "Run the experiment first (simlab run FILE).")
-    with folder_lock(folder):  # a run writes these same files
-        return _rebuild(folder)
+    with disk_full_is_bad_input(folder, f"simlab report {folder}"), folder_lock(folder):
+        return _rebuild(folder)  # under the lock: a run writes these same files
 
 
 def _rebuild(folder: Path) -> dict[str, pd.DataFrame]:
@@ -49,9 +51,11 @@ def _rebuild(folder: Path) -> dict[str, pd.DataFrame]:
             config = config_from_dict(last["config"], source=str(folder / RESOLVED_CONFIG),
                                       import_policies=False)
             cells = stored_cells(config, last["cells"])
+            records = last["cells"]
         else:  # a folder written before configs were recorded (simlab 0.1): its keys then
             config = load_config(folder / RESOLVED_CONFIG)
             cells = readable_cells(config, store.cell_identities())
+            records = cell_records(config, cells)
         frame = deals_frame(config, store, tracebacks=True, cells=cells)
         tries = tries_frame(config, store, try_cells(config, cells, stochastic_only=False))
         sessions = list(store.sessions())
@@ -61,7 +65,8 @@ def _rebuild(folder: Path) -> dict[str, pd.DataFrame]:
     manifest["sessions"] = sessions
     manifest["configs"] = [{"recorded": c["recorded"], "config": c["config"]} for c in configs]
     errors = frame[frame["verdict"] == "error"]
-    return write_reports(folder, config, frame.drop(columns="traceback"), manifest, errors, tries)
+    return write_reports(folder, config, frame.drop(columns="traceback"), manifest, errors, tries,
+                         cells=records)
 
 
 def _stored_manifest(folder: Path) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ from simlab.experiments.config import ExperimentConfig
 from simlab.experiments.ladder import difficulty_column, difficulty_table, skill_curve
 from simlab.experiments.markdown import report_markdown
 from simlab.experiments.plots import save_figures
+from simlab.experiments.store import KEY_COLUMN
 from simlab.experiments.tables import brackets_table, claims_table, comparisons_table, players, summarize
 from simlab.version import __version__
 
@@ -73,13 +74,19 @@ def build_manifest(config: ExperimentConfig, started: str, finished: str, played
 
 def write_reports(folder: Path, config: ExperimentConfig, frame: pd.DataFrame,
                   manifest: dict[str, Any], errors: pd.DataFrame | None = None,
-                  tries: pd.DataFrame | None = None) -> dict[str, pd.DataFrame]:
+                  tries: pd.DataFrame | None = None,
+                  cells: list[dict[str, Any]] | None = None) -> dict[str, pd.DataFrame]:
     """Write deals/summary/claims/comparisons CSVs, figures, errors, manifest and report.md;
     with a ladder also the ``difficulty`` column of ``deals.csv``, ``difficulty.csv`` and
     ``skill_curve.csv`` (``tries``: the stored extra tries, ``store.tries_frame``).
 
+    ``cells`` (``store.cell_records``: key, labels, information, identity of each cell
+    of ``frame``) go into the manifest, and each row's key into ``deals.csv``'s last
+    column (``store.KEY_COLUMN``): what ``simlab recover`` needs to file a row under
+    the key it was played with.
+
     Returns:
-        The tables by name.
+        The tables by name (the per-deal table without the key column).
     """
     folder = Path(folder)
     summary = summarize(frame)
@@ -88,7 +95,11 @@ def write_reports(folder: Path, config: ExperimentConfig, frame: pd.DataFrame,
     if config.ladder is not None:
         tables.update(ladder_tables(config, frame, tables["summary"], tries))
     for name, table in tables.items():
+        if name == "deals" and cells is not None:
+            table = with_keys(table, cells)
         table.to_csv(folder / f"{name}.csv", index=False)
+    if cells is not None:
+        manifest = {**manifest, "cells": cells}
     # The figures draw players' win rates; a relaxation bound is in brackets.csv and the report.
     figures = save_figures(folder, players(tables["deals"]), players(summary), tables["claims"],
                            tables.get("difficulty"), tables.get("skill_curve"))
@@ -97,6 +108,12 @@ def write_reports(folder: Path, config: ExperimentConfig, frame: pd.DataFrame,
     text = report_markdown(config, tables, figures, manifest)
     (folder / "report.md").write_text(text, encoding="utf-8")
     return tables
+
+
+def with_keys(deals: pd.DataFrame, cells: list[dict[str, Any]]) -> pd.DataFrame:
+    """``deals`` with each row's cell key as its last column (``store.KEY_COLUMN``)."""
+    keys = {(c["game"], c["policy"]): c["key"] for c in cells}
+    return deals.assign(**{KEY_COLUMN: [keys[pair] for pair in zip(deals["game"], deals["policy"])]})
 
 
 def ladder_tables(config: ExperimentConfig, frame: pd.DataFrame, summary: pd.DataFrame,

@@ -29,6 +29,7 @@ from simlab.experiments.lock import folder_lock
 from simlab.experiments.pool import SupervisedPool, memory_cap
 from simlab.experiments.progress import Progress
 from simlab.experiments.report import RESOLVED_CONFIG, build_manifest, write_reports
+from simlab.experiments.space import disk_full_is_bad_input
 from simlab.experiments.store import (
     Cell,
     ResultStore,
@@ -70,15 +71,17 @@ def run_experiment(config: ExperimentConfig, progress: bool | None = None) -> Ru
 
     Raises:
         ConfigError: for an unwritable output folder, an unreachable scheduler, a
-            folder another run is writing to, or a damaged database, before
-            anything in the folder is changed.
+            folder another run is writing to, or a damaged or foreign database, before
+            anything in the folder is changed; for a full disk (every deal stored
+            before is kept: ``space.disk_full_is_bad_input``).
     """
     check_output(config.output, config.source)
     with backend_context(config.execution, config.source):
         folder = Path(config.output)
-        folder.mkdir(parents=True, exist_ok=True)
-        with folder_lock(folder):
-            return _run_locked(config, folder, progress)
+        with disk_full_is_bad_input(folder):  # the folder and the lock file need space too
+            folder.mkdir(parents=True, exist_ok=True)
+            with folder_lock(folder):
+                return _run_locked(config, folder, progress)
 
 
 def _run_locked(config: ExperimentConfig, folder: Path, progress: bool | None) -> RunOutcome:
@@ -96,7 +99,8 @@ def _run_locked(config: ExperimentConfig, folder: Path, progress: bool | None) -
         sessions = list(store.sessions())
     manifest = build_manifest(config, started, now(), played, sessions, configs)
     errors = frame[frame["verdict"] == ERROR]
-    tables = write_reports(folder, config, frame.drop(columns="traceback"), manifest, errors, tries)
+    tables = write_reports(folder, config, frame.drop(columns="traceback"), manifest, errors, tries,
+                           cells=cell_records(config, cells))
     return RunOutcome(folder, tables["deals"], played, len(errors))
 
 

@@ -60,6 +60,9 @@ OPTIONAL_COLUMNS = {**{c: "INTEGER" for c in CRITICAL_COLUMNS}, **{c: "REAL" for
 # What the policy of a cell knew (``information_label``): every table says which it shows.
 # ``relaxation``: not a player but an upper bound on every fair player (``Policy.bound``).
 OPEN, THOUGHTFUL, FAIR, RELAXATION = "open", "thoughtful", "fair", "relaxation"
+# The last column of ``deals.csv`` (not of the per-deal table): each row's cell key, so
+# ``simlab recover`` files a row under the key it was played with, whatever the code is now.
+KEY_COLUMN = "cell"
 TIMING_COLUMNS = ("cpu_seconds",)  # differ from run to run; leave out of equality checks
 
 _SCHEMA = """
@@ -225,13 +228,16 @@ class ResultStore:
 
 
     Raises:
-        ConfigError: the file is not a sound SQLite database (nothing is written then).
+        ConfigError: the file is not a sound simlab results database (``check_database``;
+            nothing is written then).
     """
 
     def __init__(self, folder: Path) -> None:
         self.path = Path(folder) / DATABASE_NAME
         if self.path.exists():
             check_database(self.path)
+        else:
+            _create(self.path)
         self._db = sqlite3.connect(self.path, timeout=30.0)
         self._db.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode: a commit survives a crash of this process (not a power cut).
@@ -324,25 +330,107 @@ class ResultStore:
                    "planned": planned, "played": played}
 
 
-def check_database(path: Path) -> None:
-    """Fail with a message saying how to recover if ``path`` is not a sound SQLite database.
-
-    Opened read-only and immutable (no lock, no ``-wal``/``-shm`` files made), so a
-    damaged file and its folder are left exactly as they were.
-    """
+def _create(path: Path) -> None:
+    """Make a new, empty results database at ``path`` in one step: built beside it and
+    renamed into place, so a run stopped at any moment leaves no file or a whole one
+    (never an empty or half-made ``results.sqlite``, which ``check_database`` refuses)."""
+    partial = path.with_name(path.name + ".new")
+    partial.unlink(missing_ok=True)  # left by a run stopped while making it
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, timeout=30.0) as db:
+        db = sqlite3.connect(partial)
+        try:
+            db.executescript(_SCHEMA)
+        finally:
+            db.close()
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+DAMAGED, FOREIGN = "damaged", "foreign"  # the kinds of ``DatabaseProblem``
+# Tables a results database must have and the columns each must have (``_SCHEMA``).
+REQUIRED_TABLES = {"cells": ("cell", "identity"), "deals": ROW_COLUMNS}
+
+
+@dataclass(frozen=True)
+class DatabaseProblem:
+    """What is wrong with a file taken for a results database.
+
+    ``kind`` is ``DAMAGED`` (unreadable or empty: ``simlab recover`` rebuilds it) or
+    ``FOREIGN`` (a sound SQLite database, but not simlab's: nothing to recover);
+    ``found`` says what is wrong, for a message.
+    """
+
+    kind: str
+    found: str
+
+
+def database_problem(path: Path) -> DatabaseProblem | None:
+    """What is wrong with ``path`` as a results database, or None when it is sound.
+
+    Reads only: a database with a ``-wal`` file (a run that ended without closing it:
+    a crash, ``kill -9``, a full disk) is read with it, as a run opens it, since
+    committed deals may be in the ``-wal`` file alone; otherwise it is opened
+    immutable (no lock, no ``-shm`` file made). A ``-shm`` file this check makes is
+    removed again.
+    """
+    path = Path(path)
+    if path.stat().st_size == 0:
+        return DatabaseProblem(DAMAGED, "an empty file, 0 bytes, where a SQLite database was expected")
+    wal, shm = (path.with_name(path.name + suffix) for suffix in ("-wal", "-shm"))
+    with_wal = wal.is_file() and wal.stat().st_size > 0
+    had_shm = shm.exists()
+    mode = "mode=ro" if with_wal else "mode=ro&immutable=1"
+    try:
+        db = sqlite3.connect(f"file:{path}?{mode}", uri=True, timeout=30.0)
+        try:
             problems = [row[0] for row in db.execute("PRAGMA quick_check")]
-        db.close()
+            columns = {table: {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+                       for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            db.close()
     except sqlite3.DatabaseError as error:
-        problems = [str(error)]
+        problems, columns = [str(error)], {}
+    finally:
+        if with_wal and not had_shm:
+            shm.unlink(missing_ok=True)
     if problems != ["ok"]:
-        folder = path.parent
+        return DatabaseProblem(DAMAGED, "; ".join(problems[:3]))
+    return _foreign(columns)
+
+
+def _foreign(columns: dict[str, set[str]]) -> DatabaseProblem | None:
+    """A problem when a sound SQLite database with these tables and columns is not simlab's."""
+    if not columns:
+        return DatabaseProblem(FOREIGN, "a SQLite database without tables")
+    for table, needed in REQUIRED_TABLES.items():
+        if table not in columns:
+            return DatabaseProblem(FOREIGN, f"a SQLite database without a '{table}' table "
+                                            f"(its tables: {', '.join(sorted(columns))})")
+        missing = [c for c in needed if c not in columns[table]]
+        if missing:
+            has = ", ".join(sorted(columns[table]))
+            return DatabaseProblem(FOREIGN, f"a SQLite database whose '{table}' table lacks the "
+                                            f"columns {', '.join(missing)} (it has {has})")
+    return None
+
+
+def check_database(path: Path) -> None:
+    """Fail, changing nothing, with a message saying what to do if ``path`` is not a sound
+    simlab results database (``database_problem``)."""
+    problem = database_problem(path)
+    if problem is None:
+        return
+    folder = path.parent
+    if problem.kind == FOREIGN:
         raise ConfigError(
-            f"{path}: the results database is damaged ({'; '.join(problems[:3])}). Nothing was changed. "
-            f"To recover, rebuild it from the per-deal table of the last report: simlab recover {folder} "
-            f"(it keeps the damaged file as {path.name}.damaged), or start afresh: move {path} "
-            "away and run again.")
+            f"{path}: expected a simlab results database (tables 'cells' and 'deals'), found "
+            f"{problem.found}. Nothing was changed. It is not simlab's: run into another folder "
+            f"(--output), or move {path} away and run again.")
+    raise ConfigError(
+        f"{path}: the results database is damaged ({problem.found}). Nothing was changed. To recover, "
+        f"rebuild it from the per-deal table of the last report: simlab recover {folder} (it keeps "
+        f"the damaged file, renamed {path.name}.damaged), or start afresh: move {path} away and run again.")
 
 
 def deals_frame(config: ExperimentConfig, store: ResultStore, tracebacks: bool = False,
@@ -418,8 +506,9 @@ def information_label(cell: Cell) -> str:
 
 
 def typed_deals(frame: pd.DataFrame) -> pd.DataFrame:
-    """The per-deal table with its documented dtypes (also for a re-read ``deals.csv``)."""
-    frame = frame.copy()
+    """The per-deal table with its documented dtypes (also for a re-read ``deals.csv``,
+    whose ``KEY_COLUMN`` it leaves out)."""
+    frame = frame.drop(columns=[KEY_COLUMN], errors="ignore")
     if "information" not in frame:  # a deals.csv written before the column existed
         frame.insert(2, "information", "")
     for column in ("deal", "moves", "cards_home", "nodes"):

@@ -1,0 +1,261 @@
+"""Recovering never loses or resurrects results (issue 26): a full disk is bad input and
+the rerun resumes; ``simlab recover`` rebuilds only a damaged database, never overwrites a
+kept copy and files each row under the cell key it was played with; an empty file or a
+foreign SQLite database in the folder is refused with its bytes untouched."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from robust_helpers import ENV, SEQUENTIAL, SIMLAB, config, folder_state, run_here, simlab, write_config
+
+from simlab.experiments import commands
+from simlab.experiments.store import _SCHEMA as SCHEMA
+from simlab.experiments.store import ResultStore, check_database
+
+DATABASE = "results.sqlite"
+
+
+def stored_count(output: Path) -> int:
+    with sqlite3.connect(f"file:{output / DATABASE}?mode=ro", uri=True) as db:
+        return db.execute("SELECT COUNT(*) FROM deals WHERE verdict != 'error'").fetchone()[0]
+
+
+# --- a full disk -------------------------------------------------------------------------
+
+# Inside a user and mount namespace (no root needed): a 1 MiB tmpfs, nearly filled, holds
+# the output folder, so SQLite and every file write meet a real ENOSPC, as on a user's full
+# disk. The filler is then removed ("space freed") and the same command run again.
+FULL_DISK_SCRIPT = """
+set -u
+mount -t tmpfs -o size=1m none "$DISK" || exit 99
+mkdir "$DISK/out"
+head -c 920000 /dev/zero > "$DISK/filler"
+"$@" > "$LOGS/1.out" 2> "$LOGS/1.err"; echo $? > "$LOGS/1.status"
+ls "$DISK/out" > "$LOGS/1.files"
+cp "$DISK/out/results.sqlite"* "$LOGS/"
+rm "$DISK/filler"
+"$@" > "$LOGS/2.out" 2> "$LOGS/2.err"; echo $? > "$LOGS/2.status"
+cp "$DISK/out/deals.csv" "$LOGS/"
+"""
+
+
+def test_a_full_disk_is_bad_input_and_the_rerun_resumes(tmp_path: Path) -> None:
+    if shutil.which("unshare") is None:
+        pytest.skip("needs unshare(1) to mount a small tmpfs without root")
+    disk, logs = tmp_path / "disk", tmp_path / "logs"
+    disk.mkdir()
+    logs.mkdir()
+    path = write_config(tmp_path / "full.yaml", config(
+        disk / "out", deals={"start": 1, "count": 30}, execution={"backend": "sequential", "chunk_size": 1}))
+    result = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", FULL_DISK_SCRIPT,
+                             "full-disk", *SIMLAB, "run", str(path), "--no-progress"],
+                            env={**ENV, "DISK": str(disk), "LOGS": str(logs)}, capture_output=True,
+                            text=True, timeout=240)
+    if result.returncode == 99 or "unshare" in result.stderr:
+        pytest.skip(f"cannot mount a tmpfs in a user namespace here: {result.stderr.strip()[:200]}")
+    first_err = (logs / "1.err").read_text()
+    assert (logs / "1.status").read_text().strip() == "2", first_err
+    assert first_err.startswith(f"error: {disk / 'out'}: the disk is full")
+    assert "run the same command again" in first_err and "Traceback" not in first_err
+    stored = stored_count(logs)  # the copy of what the first run left: its finished deals
+    assert 0 < stored < 30
+    second_err = (logs / "2.err").read_text()
+    assert (logs / "2.status").read_text().strip() == "0", second_err
+    assert "damaged" not in second_err
+    assert f"Played {30 - stored} deal(s); 30 stored in total." in (logs / "2.out").read_text()
+    assert len(pd.read_csv(logs / "deals.csv")) == 30
+
+
+def sqlite_full_error() -> sqlite3.OperationalError:
+    """The error SQLite raises when the database cannot grow (a real one: ``SQLITE_FULL``)."""
+    db = sqlite3.connect(":memory:")
+    db.execute("PRAGMA max_page_count = 1")
+    try:
+        db.execute("CREATE TABLE t (x)")
+        db.execute("CREATE TABLE u (x)")
+    except sqlite3.OperationalError as error:
+        return error
+    finally:
+        db.close()
+    raise AssertionError("SQLite grew past max_page_count")
+
+
+def test_a_database_that_cannot_grow_stops_with_status_2_and_keeps_its_deals(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no tmpfs can be mounted: the store's fifth chunk meets SQLite's SQLITE_FULL."""
+    output = tmp_path / "out"
+    path = write_config(tmp_path / "c.yaml", config(output, deals={"start": 1, "count": 12},
+                                                    execution={"backend": "sequential", "chunk_size": 2}))
+    original, calls = ResultStore.add_rows, []
+
+    def add_rows(self: ResultStore, rows: list[dict]) -> None:
+        calls.append(len(rows))
+        if len(calls) == 5:
+            raise sqlite_full_error()
+        original(self, rows)
+
+    monkeypatch.setattr(ResultStore, "add_rows", add_rows)
+    status, _, err = run_here(path, capsys)
+    assert status == 2, err
+    assert err.startswith(f"error: {output}: the disk is full: writing the output folder failed "
+                          "(OperationalError: database or disk is full)")
+    assert stored_count(output) == 8  # the four chunks stored before
+    check_database(output / DATABASE)  # sound: a rerun resumes (the tmpfs test above reruns)
+
+
+def test_deals_committed_only_in_the_wal_file_are_read_not_called_damaged(tmp_path: Path) -> None:
+    """What a run stopped by a full disk leaves: committed pages in ``-wal`` alone (the
+    check used to read the database file without it and call the folder damaged)."""
+    writer = sqlite3.connect(tmp_path / DATABASE)  # made in WAL mode, as simlab did before
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")  # as when no checkpoint could be written
+    writer.executescript(SCHEMA)
+    writer.executemany("INSERT INTO deals VALUES ('c', ?, 'won', 'won', 1, 52, 0, 0.0, '', '')",
+                       [(d,) for d in range(1, 60)])
+    writer.commit()
+    left = tmp_path / "left"
+    left.mkdir()
+    for suffix in ("", "-wal"):  # the files as a process that died with the store open leaves them
+        shutil.copy(tmp_path / f"{DATABASE}{suffix}", left / f"{DATABASE}{suffix}")
+    writer.close()
+    immutable = sqlite3.connect(f"file:{left / DATABASE}?mode=ro&immutable=1", uri=True)
+    with pytest.raises(sqlite3.DatabaseError):  # the database file alone lacks the tables
+        immutable.execute("SELECT COUNT(*) FROM deals").fetchone()
+    immutable.close()
+    before = folder_state(left)
+    check_database(left / DATABASE)
+    assert folder_state(left) == before  # read only: no file changed, no -shm left behind
+    with ResultStore(left) as store:
+        assert store.finished_deals("c") == set(range(1, 60))
+
+
+# --- simlab recover ----------------------------------------------------------------------
+
+def test_recover_leaves_a_sound_database_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    output = tmp_path / "out"
+    path = write_config(tmp_path / "ok.yaml", config(output, execution=SEQUENTIAL))
+    assert run_here(path, capsys)[0] == 0
+    before = folder_state(output)
+    for _ in range(2):
+        assert commands.main(["recover", str(output)]) == 0
+        out, _ = capsys.readouterr()
+        assert out.startswith(f"{output}/results.sqlite is sound: nothing to recover, nothing was changed.")
+        assert folder_state(output) == before
+
+
+def test_recover_keeps_every_damaged_copy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    output = tmp_path / "out"
+    path = write_config(tmp_path / "ok.yaml", config(output, execution=SEQUENTIAL))
+    assert run_here(path, capsys)[0] == 0
+    database = output / DATABASE
+    kept = []
+    for damage in (b"first damage" * 100, b"second damage" * 100):
+        database.write_bytes(damage)
+        assert commands.main(["recover", str(output)]) == 0
+        kept.append(capsys.readouterr().out)
+    assert "kept as " + str(output / "results.sqlite.damaged") + "." in kept[0]
+    assert "kept as " + str(output / "results.sqlite.damaged.2") + "." in kept[1]
+    assert (output / "results.sqlite.damaged").read_bytes() == b"first damage" * 100
+    assert (output / "results.sqlite.damaged.2").read_bytes() == b"second damage" * 100
+    status, out, err = run_here(path, capsys)
+    assert status == 0 and "Played 0 deal(s); 6 stored in total." in out, err
+
+
+POLICY = '''\
+from simlab import Policy
+
+
+class Mine(Policy):
+    """The first legal move."""
+
+    def choose(self, game, observation, moves, rng):
+        return moves[0]  # VERSION
+'''
+
+
+def test_recovered_rows_keep_the_key_of_the_code_that_played_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    module = tmp_path / "recovered_policy.py"  # a name no other test imports (the first run is in-process)
+    module.write_text(POLICY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    output = tmp_path / "out"
+    path = write_config(tmp_path / "mine.yaml", config(output, policies=[
+        "random", {"name": "recovered_policy:Mine", "label": "mine"}], execution=SEQUENTIAL))
+    assert run_here(path, capsys)[0] == 0
+    module.write_text(POLICY.replace("moves[0]  # VERSION", "moves[-1]  # VERSION 2"))
+    (output / DATABASE).write_bytes(b"\0" * 5000)  # damaged after the policy was edited
+    assert commands.main(["recover", str(output)]) == 0
+    assert "12 deal(s), each under the cell key it was played with" in capsys.readouterr().out
+    rerun = simlab("run", str(path), "--no-progress", cwd=tmp_path)  # a fresh process: the edited code
+    assert rerun.returncode == 0, rerun.stderr
+    assert "Played 6 deal(s); 12 stored in total." in rerun.stdout  # the edited policy's deals afresh
+    assert "plays citadel / mine from the start: its module's source changed" in rerun.stderr
+    assert "keeps citadel / random: 6 deal(s) stored" in rerun.stderr
+    assert stored_count(output) == 18  # the old code's rows are kept, under the old code's key
+
+
+@pytest.mark.parametrize("change", ["no keys", "cut short"])
+def test_recover_refuses_a_deals_csv_it_cannot_trust(
+        tmp_path: Path, change: str, capsys: pytest.CaptureFixture[str]) -> None:
+    output = tmp_path / "out"
+    path = write_config(tmp_path / "ok.yaml", config(output, execution=SEQUENTIAL))
+    assert run_here(path, capsys)[0] == 0
+    csv = output / "deals.csv"
+    if change == "no keys":  # as an earlier simlab wrote it
+        pd.read_csv(csv, keep_default_na=False).drop(columns="cell").to_csv(csv, index=False)
+    else:  # as a full disk leaves it: the last row cut in its key
+        csv.write_bytes(csv.read_bytes()[:-10])
+    (output / DATABASE).write_bytes(b"")
+    before = folder_state(output)
+    assert commands.main(["recover", str(output)]) == 2
+    err = capsys.readouterr().err
+    if change == "no keys":
+        assert err.startswith(f"error: {csv}: cannot recover the database: expected a 'cell' column")
+        assert "will not guess" in err
+    else:
+        assert err.startswith(f"error: {output / 'manifest.json'}: cannot recover the database: expected the "
+                              "cells of deals.csv with their code, found none for citadel / random (key ")
+    assert folder_state(output) == before
+
+
+# --- files that are not a results database -----------------------------------------------
+
+def foreign_database(path: Path) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE deals (id INTEGER, name TEXT)")
+        db.execute("INSERT INTO deals VALUES (1, 'mine')")
+    db.close()
+
+
+@pytest.mark.parametrize("kind", ["empty", "foreign"])
+def test_a_file_that_is_no_results_database_is_refused_untouched(
+        tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]) -> None:
+    output = tmp_path / "out"
+    output.mkdir()
+    database = output / DATABASE
+    if kind == "empty":
+        database.write_bytes(b"")
+    else:
+        foreign_database(database)
+    before = folder_state(output)
+    path = write_config(tmp_path / "ok.yaml", config(output, execution=SEQUENTIAL))
+    status, out, err = run_here(path, capsys)
+    assert status == 2, err
+    if kind == "empty":
+        assert err.startswith(f"error: {database}: the results database is damaged (an empty file, 0 bytes, "
+                              "where a SQLite database was expected). Nothing was changed.")
+    else:
+        assert err.startswith(f"error: {database}: expected a simlab results database (tables 'cells' and "
+                              "'deals'), found a SQLite database without a 'cells' table (its tables: deals). "
+                              "Nothing was changed.")
+    assert folder_state(output) == before  # the same bytes, and no file added
+    if kind == "foreign":  # recover will not take it for a damaged database either
+        assert commands.main(["recover", str(output)]) == 2
+        assert "recover rebuilds only a damaged database" in capsys.readouterr().err
+        assert folder_state(output) == before
