@@ -14,6 +14,7 @@ import json
 import os
 import signal
 import sys
+import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -76,7 +77,7 @@ def run_experiment(config: ExperimentConfig, progress: bool | None = None) -> Ru
     check_output(config.output, config.source)
     with backend_context(config.execution, config.source):
         folder = Path(config.output)
-        folder.mkdir(parents=True, exist_ok=True)
+        make_output(folder, config.source)
         with folder_lock(folder):
             return _run_locked(config, folder, progress)
 
@@ -233,6 +234,17 @@ def _dask_chunks(tasks: list[ChunkTask]) -> Iterator[list[dict]]:
             yield [failure_row(task.cell, deal, WORKER_DIED, cause) for deal in task.deals]
     finally:
         client.cancel(list(futures))
+
+
+def make_output(folder: Path, source: str) -> None:
+    """Create ``folder``; one that cannot be created (``/proc/x``) is bad input, not a bug."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):  # a folder that takes no file (/proc) is refused too
+            pass
+    except OSError as error:
+        raise ConfigError(f"{source}: output must be a folder that can be created and written. Got "
+                          f"'{folder}': {error.strerror or error}.") from None
 
 
 def check_output(output: Path, source: str) -> None:
