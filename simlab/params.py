@@ -149,9 +149,15 @@ def resolve_params(
         except (ValueError, TypeError, OverflowError):  # float(10**400) overflows
             finite = "a finite number, " if isinstance(value, float) and not math.isfinite(value) else ""
             raise ParameterError(
-                f"The '{key}' parameter of {owner} must be {finite}{param.describe()}. Got {value!r}."
+                f"The '{key}' parameter of {owner} must be {finite}{param.describe()}. Got {_shown(value)}."
             ) from None
     return resolved
+
+
+def _shown(value: Any) -> str:
+    """A found value as a message shows it: its repr, cut after 60 characters (10**400 has 401)."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:40]}… ({len(text)} characters)"
 
 
 def parse_cli_params(pairs: list[str] | None) -> dict[str, str]:
