@@ -31,13 +31,20 @@ def config_changes(old: Any, new: Any, path: str = "") -> list[str]:
         # item by item, then what one list has beyond the other: a changed ``games`` list
         # shows the games that differ, not two cut copies of the list
         lines = [line for i, (a, b) in enumerate(zip(old, new)) for line in config_changes(a, b, f"{path}[{i}]")]
-        lines += [f"{path}[{i}]: removed (was {_show(old[i])})" for i in range(len(new), len(old))]
-        lines += [f"{path}[{i}]: added ({_show(new[i])})" for i in range(len(old), len(new))]
-        return lines
+        return lines + _extra_items(path, old, len(new), "removed (was {})") \
+            + _extra_items(path, new, len(old), "added ({})")
     if old == new:
         return []
     shown_old, shown_new = _show_pair(old, new)
     return [f"{path}: {shown_old} → {shown_new}"]
+
+
+def _extra_items(path: str, items: list[Any], start: int, what: str) -> list[str]:
+    """``items[start:]`` as change lines: one per item, or one line for more than three."""
+    extra = items[start:]
+    if len(extra) <= 3:
+        return [f"{path}[{start + i}]: {what.format(_show(item))}" for i, item in enumerate(extra)]
+    return [f"{path}[{start}:{len(items)}]: {len(extra)} items {what.format(_show(extra))}"]
 
 
 def _show(value: Any, start: int = 0) -> str:
