@@ -231,6 +231,7 @@ def read_text(path: str | Path, source: str) -> str:
 def parse_yaml(text: str, source: str) -> Any:
     """The YAML document, its size after alias expansion checked before it is built."""
     try:
+        _check_nesting(text, source)  # first: the composer recurses once per level (and slowly)
         node = yaml.compose(text, Loader=_StrictLoader)  # noqa: S506  (a SafeLoader subclass)
         _check_expansion(node, source)
         loader = _StrictLoader(text)
@@ -269,6 +270,21 @@ def _check_expansion(root: yaml.Node | None, source: str) -> None:
     if root is not None and size(root) > MAX_CONFIG_VALUES:
         raise ConfigError(f"{source}: the config must expand to at most {MAX_CONFIG_VALUES:,} values. "
                           "Got more: its YAML aliases (*name) repeat too much (an alias bomb?).")
+
+
+def _check_nesting(text: str, source: str) -> None:
+    """Refuse a document nested deeper than ``MAX_CONFIG_DEPTH``, read as a stream of events
+    (no recursion) and stopped at the first level too deep: 2 KB nested 1,000 deep was a
+    ``RecursionError``."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_StrictLoader):  # noqa: S506  (a SafeLoader subclass)
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_CONFIG_DEPTH:
+                raise ConfigError(f"{source}: the config must nest lists and mappings at most {MAX_CONFIG_DEPTH} "
+                                  f"levels deep. Got a deeper one (line {event.start_mark.line + 1}).")
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
 
 
 def _check_depth(root: yaml.Node | None, source: str) -> None:
