@@ -70,15 +70,18 @@ def test_the_fair_solver_on_a_game_it_refuses_at_play_time(monkeypatch: pytest.M
         config_from_dict(data, source="x.yaml")
 
 
-def test_play_and_run_refuse_round_max_on_windmill(tmp_path: Path) -> None:
+def test_play_refuses_round_max_on_windmill() -> None:
     played = simlab("play", "windmill", "1", "--policy", "round_max")
     assert played.returncode == 2 and played.stdout == ""
     assert played.stderr.startswith("simlab play: error: policy 'round_max' cannot play game 'windmill': ")
+
+
+def test_run_refuses_round_max_on_windmill(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     output = tmp_path / "out"
     path = write_config(tmp_path / "x.yaml", config(output, games=["windmill"], policies=["round_max"]))
-    ran = simlab("run", str(path), "--no-progress")
-    assert ran.returncode == 2 and not output.exists()
-    assert "policies[0] and games[0]: policy 'round_max' cannot play game 'windmill'" in ran.stderr
+    status, _, err = run_here(path, capsys)
+    assert status == 2 and not output.exists()
+    assert "x.yaml: policies[0] and games[0]: policy 'round_max' cannot play game 'windmill'" in err
 
 
 # ----- integers compiled code cannot take ---------------------------------------------------------
