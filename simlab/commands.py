@@ -9,9 +9,10 @@ from typing import Any, Mapping
 from simlab.boards import deal_json, fcs_board
 from simlab.engine.game import Game
 from simlab.games import GAMES, make_game
-from simlab.params import Param, parse_cli_params
+from simlab.params import DEAL_NUMBER, ROOT_SEED, Param, option_type, parse_cli_params
 from simlab.play import play_deal
 from simlab.policies import POLICIES, PlayRecord, make_policy
+from simlab.policies.catalog import refuse_unplayable
 
 DEAL_FORMATS = ("text", "json", "fcs")
 
@@ -54,7 +55,8 @@ def _add_play_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--policy-param", action="append", default=[], metavar="K=V", help="a policy parameter"
     )
-    parser.add_argument("--seed", type=int, default=0, help="root seed of the policy's randomness")
+    parser.add_argument("--seed", type=option_type(ROOT_SEED), default=0,
+                        help=f"root seed of the policy's randomness: {ROOT_SEED.describe()}")
     parser.add_argument("--show", action="store_true", help="print the layout after every move")
     parser.add_argument("--json", action="store_true", help="print the record as JSON")
     parser.set_defaults(func=play_command)
@@ -68,15 +70,8 @@ def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def deal_number(text: str) -> int:
-    """argparse type: a PySolFC game number, an int of at least 1."""
-    try:
-        number = int(text)
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"a deal number must be an int of at least 1, not {text!r}")
-    return number
+# argparse type: a PySolFC game number, checked as a config's deal numbers are
+deal_number = option_type(DEAL_NUMBER)
 
 
 # ----- handlers --------------------------------------------------------------------
@@ -126,6 +121,7 @@ def play_command(args: argparse.Namespace) -> int:
     """Play one deal with one policy and print the record."""
     game = make_game(args.game, **parse_cli_params(args.param))
     policy = make_policy(args.policy, **parse_cli_params(args.policy_param))
+    refuse_unplayable(policy, game)  # as a config would, before anything is played
     record = play_deal(game, policy, args.deal, root_seed=args.seed)
     if args.json:
         print(json.dumps(_record_json(game, policy.params, args, record)))

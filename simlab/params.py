@@ -7,12 +7,17 @@ in one place (``resolve_params``) with one error grammar, after scikit-learn:
 
 from __future__ import annotations
 
+import argparse
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from simlab.errors import ParameterError, UnknownNameError
 from simlab.registry import did_you_mean
+
+# Every int a game or policy takes reaches compiled code as a signed 64-bit int (numba's
+# int64): a larger one fails every deal at play time, so it is refused at validation.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -25,7 +30,8 @@ class Param:
         doc: one sentence a user can read in ``simlab games``.
         choices: allowed values for a ``str`` parameter.
         low: smallest allowed value of a number (inclusive).
-        high: largest allowed value of a number (inclusive).
+        high: largest allowed value of a number (inclusive). An int is also bounded
+            by ``INT64_MIN`` and ``INT64_MAX`` (what compiled code takes).
     """
 
     kind: type
@@ -40,11 +46,20 @@ class Param:
         if self.choices:
             return "one of " + ", ".join(repr(c) for c in self.choices)
         name = {int: "an int", float: "a float", bool: "a bool", str: "a str"}[self.kind]
-        if self.low is None and self.high is None:
+        low, high = self.bounds()
+        if low is None and high is None:
             return name
-        low = "-inf" if self.low is None else _bound(self.kind, self.low)
-        high = "inf" if self.high is None else _bound(self.kind, self.high)
-        return f"{name} in [{low}, {high}]"
+        low_text = "-inf" if low is None else _bound(self.kind, low)
+        high_text = "inf" if high is None else _bound(self.kind, high)
+        return f"{name} in [{low_text}, {high_text}]"
+
+    def bounds(self) -> tuple[float | None, float | None]:
+        """The smallest and largest allowed value (None: unbounded); an int's within int64."""
+        if self.kind is not int:
+            return self.low, self.high
+        low = INT64_MIN if self.low is None else max(self.low, INT64_MIN)
+        high = INT64_MAX if self.high is None else min(self.high, INT64_MAX)
+        return low, high
 
     def check(self, value: Any) -> Any:
         """Return ``value`` coerced to ``kind``, or raise ``ValueError`` (also for NaN or infinity:
@@ -54,11 +69,18 @@ class Param:
             raise ValueError
         if self.choices is not None and value not in self.choices:
             raise ValueError
-        if self.low is not None and value < self.low:
+        low, high = self.bounds()
+        if low is not None and value < low:
             raise ValueError
-        if self.high is not None and value > self.high:
+        if high is not None and value > high:
             raise ValueError
         return value
+
+
+# Numbers the command line and configs check alike (``option_type``, the config validation).
+DEAL_NUMBER = Param(int, 1, "PySolFC's game number (the results database stores it as a 64-bit int)",
+                    low=1, high=INT64_MAX)
+ROOT_SEED = Param(int, 0, "root seed of every random choice", low=0)
 
 
 def _bound(kind: type, value: float) -> str:
@@ -124,12 +146,18 @@ def resolve_params(
         value = given.get(key, param.default)
         try:
             resolved[key] = param.check(value)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, OverflowError):  # float(10**400) overflows
             finite = "a finite number, " if isinstance(value, float) and not math.isfinite(value) else ""
             raise ParameterError(
-                f"The '{key}' parameter of {owner} must be {finite}{param.describe()}. Got {value!r}."
+                f"The '{key}' parameter of {owner} must be {finite}{param.describe()}. Got {_shown(value)}."
             ) from None
     return resolved
+
+
+def _shown(value: Any) -> str:
+    """A found value as a message shows it: its repr, cut after 60 characters (10**400 has 401)."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:40]}… ({len(text)} characters)"
 
 
 def parse_cli_params(pairs: list[str] | None) -> dict[str, str]:
@@ -141,3 +169,18 @@ def parse_cli_params(pairs: list[str] | None) -> dict[str, str]:
             raise ParameterError(f"A parameter must be written key=value. Got {pair!r}.")
         result[key.strip()] = value.strip()
     return result
+
+
+def option_type(param: Param) -> Callable[[str], Any]:
+    """An argparse ``type=`` that checks an option's text as ``param`` does in a config,
+    so that a bad value exits with status 2 and the same words: "argument --budget: must
+    be an int in [1, 9223372036854775807]. Got '0'."."""
+
+    def convert(text: str) -> Any:
+        try:
+            return param.check(text)
+        except (ValueError, TypeError, OverflowError):
+            raise argparse.ArgumentTypeError(f"must be {param.describe()}. Got {text!r}.") from None
+
+    convert.__name__ = param.describe()  # what argparse would name the type
+    return convert

@@ -230,7 +230,7 @@ def test_unknown_names_exit_2_with_did_you_mean(capsys, argv, message):
         (["play", "citadel", "1", "--policy", "greedy", "--policy-param", "max_moves=0"],
          "The 'max_moves' parameter of policy 'greedy' must be an int in [1, 1000000]. Got '0'."),
         (["deal", "citadel", "1", "--param", "deal"], "A parameter must be written key=value."),
-        (["deal", "citadel", "0"], "a deal number must be an int of at least 1"),
+        (["deal", "citadel", "0"], "argument N: must be an int in [1, 9223372036854775807]. Got '0'."),
         (["play", "citadel", "1"], "the following arguments are required: --policy"),
     ],
 )

@@ -46,8 +46,9 @@ def add_parsers(subparsers: Any) -> None:
     run.add_argument("--backend", help="loky (default), threading, sequential or dask")
     run.add_argument("--chunk-size", type=int, help="deals per unit of work")
     run.add_argument("--scheduler", help="dask scheduler address, e.g. tcp://host:8786")
-    run.add_argument("--deal-timeout", type=float,
-                     help="seconds one deal may take before it is stopped and recorded as 'timeout'")
+    run.add_argument("--deal-timeout", metavar="SECONDS",
+                     help="seconds one deal may take before it is stopped and recorded as 'timeout' "
+                          "('none': no limit)")
     run.add_argument("--output", help="output folder (default: results/<name>)")
     run.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="show progress bars (default: only on a terminal)")

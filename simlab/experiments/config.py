@@ -17,15 +17,15 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, NoReturn
+from typing import Any, Callable, Hashable, Mapping, NoReturn
 
 import yaml
 
-from simlab.errors import ConfigError, ParameterError, UnknownNameError
+from simlab.errors import ConfigError, ParameterError, SimlabError, UnknownNameError
 from simlab.experiments.sources import source_digest
 from simlab.games import GAMES
-from simlab.params import resolve_params
-from simlab.policies.catalog import policy_class
+from simlab.params import DEAL_NUMBER, ROOT_SEED, Param, resolve_params
+from simlab.policies.catalog import policy_class, refuse_unplayable
 from simlab.registry import did_you_mean
 from simlab.version import __version__
 
@@ -44,9 +44,10 @@ _MEMORY_PATTERN = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(MB|MiB|GB|GiB)\s*", r
 _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 MAX_NAME_LENGTH = 100  # it names a folder; most file systems allow 255 bytes
 MAX_DEALS = 1_000_000  # deals of one experiment (each is a row per cell in memory and on disk)
-MAX_DEAL_NUMBER = 2**63 - 1  # the results database stores deal numbers as signed 64-bit ints
+MAX_DEAL_NUMBER = int(DEAL_NUMBER.high)  # the results database stores deal numbers as signed 64-bit ints
 MAX_CONFIG_BYTES = 1_000_000  # a config is a page of YAML; more is a mistake (or an attack)
 MAX_CONFIG_VALUES = 100_000  # values after aliases are expanded (a "billion laughs" bomb has 10**9)
+MAX_CONFIG_DEPTH = 50  # lists and mappings inside each other (a config needs 5; 1,000 broke the parser)
 # A dask scheduler address: tcp://host:port (or another dask protocol), or host:port.
 _SCHEDULER_PATTERN = re.compile(r"((tcp|tls|ucx|ws|wss|inproc)://)?[A-Za-z0-9_.\-\[\]:]+:[0-9]{1,5}")
 
@@ -191,6 +192,10 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[An
         if key_node.tag == "tag:yaml.org,2002:merge":  # `<<: *x`: merged keys may be overridden
             continue
         key = loader.construct_object(key_node)
+        if not isinstance(key, Hashable):  # `? [a, b]`: a list or mapping as a key
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a key must be a name, not a {'list' if isinstance(key, list) else 'mapping'}",
+                key_node.start_mark)
         if key in seen:
             raise yaml.constructor.ConstructorError(
                 None, None, f"duplicate key {key!r} (a later value would silently replace "
@@ -237,6 +242,7 @@ def read_text(path: str | Path, source: str) -> str:
 def parse_yaml(text: str, source: str) -> Any:
     """The YAML document, its size after alias expansion checked before it is built."""
     try:
+        _check_nesting(text, source)  # first: the composer recurses once per level (and slowly)
         node = yaml.compose(text, Loader=_StrictLoader)  # noqa: S506  (a SafeLoader subclass)
         _check_expansion(node, source)
         loader = _StrictLoader(text)
@@ -244,6 +250,9 @@ def parse_yaml(text: str, source: str) -> Any:
             return loader.get_single_data()
         finally:
             loader.dispose()
+    except RecursionError:  # the parser and composer recurse once per level
+        raise ConfigError(f"{source}: the config must nest lists and mappings at most {MAX_CONFIG_DEPTH} "
+                          "levels deep. Got a deeper one.") from None
     except yaml.YAMLError as error:
         where = getattr(error, "problem_mark", None)
         at = f" (line {where.line + 1}, column {where.column + 1})" if where else ""
@@ -258,6 +267,7 @@ def _check_expansion(root: yaml.Node | None, source: str) -> None:
     "billion laughs" document is measured in microseconds, never built.
     """
     sizes: dict[int, int] = {}
+    _check_depth(root, source)
 
     def size(node: yaml.Node) -> int:
         if id(node) not in sizes:
@@ -271,6 +281,39 @@ def _check_expansion(root: yaml.Node | None, source: str) -> None:
     if root is not None and size(root) > MAX_CONFIG_VALUES:
         raise ConfigError(f"{source}: the config must expand to at most {MAX_CONFIG_VALUES:,} values. "
                           "Got more: its YAML aliases (*name) repeat too much (an alias bomb?).")
+
+
+def _check_nesting(text: str, source: str) -> None:
+    """Refuse a document nested deeper than ``MAX_CONFIG_DEPTH``, read as a stream of events
+    (no recursion) and stopped at the first level too deep: 2 KB nested 1,000 deep was a
+    ``RecursionError``."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_StrictLoader):  # noqa: S506  (a SafeLoader subclass)
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_CONFIG_DEPTH:
+                raise ConfigError(f"{source}: the config must nest lists and mappings at most {MAX_CONFIG_DEPTH} "
+                                  f"levels deep. Got a deeper one (line {event.start_mark.line + 1}).")
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
+def _check_depth(root: yaml.Node | None, source: str) -> None:
+    """Refuse a document nested deeper than ``MAX_CONFIG_DEPTH`` (walked without recursion,
+    so a deep one is measured, not a ``RecursionError``)."""
+    stack = [(root, 1)] if root is not None else []
+    seen: set[int] = set()
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_CONFIG_DEPTH:
+            raise ConfigError(f"{source}: the config must nest lists and mappings at most {MAX_CONFIG_DEPTH} "
+                              f"levels deep. Got a deeper one (line {node.start_mark.line + 1}).")
+        if id(node) in seen:  # an alias: its node is walked once
+            continue
+        seen.add(id(node))
+        children = (node.value if isinstance(node, yaml.SequenceNode)
+                    else [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else [])
+        stack.extend((child, depth + 1) for child in children)
 
 
 def config_from_dict(data: Any, source: str = "<config>", import_policies: bool = True) -> ExperimentConfig:
@@ -345,6 +388,25 @@ class _Validator:
                         "long (it names a folder)", value if len(value) <= 60 else f"{value[:40]}…")
         return value
 
+    def label_text(self, path: str, value: Any) -> str:
+        """A label: it names rows of tables and ``report.md``, so one line without '|'."""
+        value = self.text(path, value)
+        if any(ord(c) < 32 or c in "|\x7f" for c in value) or len(value) > MAX_NAME_LENGTH:
+            self.expect(path, f"a str without control characters or '|', at most {MAX_NAME_LENGTH} characters "
+                        "long (it names rows of the tables)", value if len(value) <= 60 else f"{value[:40]}…")
+        return value
+
+    def checked(self, path: str, param: Param, value: Any) -> Any:
+        """``value`` checked as ``param`` (the command line checks its options with the same
+        ``Param``), but of the exact type: YAML's "5" is a str, not an int."""
+        exact = isinstance(value, param.kind) and not (param.kind is not bool and isinstance(value, bool))
+        try:
+            if exact:
+                return param.check(value)
+        except (ValueError, TypeError, OverflowError):
+            pass
+        self.expect(path, param.describe(), value)
+
     def path(self, path: str, value: Any) -> str:
         """A folder path: text without control characters, each part a possible file name."""
         value = self.text(path, value)
@@ -359,12 +421,13 @@ class _Validator:
         deals, deals_spec = self.deals(data["deals"])
         games = self.components("games", data["games"], "game")
         policies = self.components("policies", data["policies"], "policy")
+        self.playable(games, policies)
         claims = tuple(self.claim(f"claims[{i}]", c, games, policies)
                        for i, c in enumerate(self.sequence("claims", data.get("claims", []), 0)))
         ladder = self.ladder(data["ladder"], policies) if data.get("ladder") is not None else None
         output = data.get("output", f"results/{name}")
         return ExperimentConfig(
-            name=name, root_seed=self.integer("root_seed", data["root_seed"], 0),
+            name=name, root_seed=self.checked("root_seed", ROOT_SEED, data["root_seed"]),
             deals=deals, deals_spec=deals_spec, games=games, policies=policies, claims=claims,
             ladder=ladder,
             execution=self.execution(data.get("execution", {})),
@@ -415,7 +478,7 @@ class _Validator:
         """A deal number: 1 to 2**63 - 1 (what the results database can store)."""
         number = self.integer(path, value, 1)
         if number > MAX_DEAL_NUMBER:
-            self.expect(path, f"an int in [1, {MAX_DEAL_NUMBER}] (2**63 - 1, the largest deal number "
+            self.expect(path, f"{DEAL_NUMBER.describe()} (2**63 - 1, the largest deal number "
                         "the results database stores)", value)
         return number
 
@@ -440,7 +503,7 @@ class _Validator:
         params = item.get("params") or {}
         if not isinstance(params, dict):
             self.expect(f"{path}.params", "a mapping of parameter names to values", params)
-        label = self.text(f"{path}.label", item.get("label", name))
+        label = self.label_text(f"{path}.label", item.get("label", name))
         if ":" in name and not self.import_policies:
             return Component(label=label, name=name, params=dict(params), version=0)
         cls = self.component_class(f"{path}.name", name, kind)
@@ -449,15 +512,10 @@ class _Validator:
                          code=code_of(cls, name))
 
     def component_class(self, path: str, name: str, kind: str) -> type:
-        try:
+        try:  # a user module that raises or calls sys.exit() while importing: policy_class says so
             return GAMES.get(name) if kind == "game" else policy_class(name)
-        except UnknownNameError as error:
+        except SimlabError as error:
             self.fail(path, f": {error}")
-        except SystemExit as exit_:  # a user module that calls sys.exit() while importing
-            self.fail(path, f": importing policy '{name}' failed: the module called sys.exit({exit_.code!r}) "
-                      "while being imported. Guard its script code with `if __name__ == '__main__':`.")
-        except Exception as error:  # noqa: BLE001  (a user module that fails while importing)
-            self.fail(path, f": importing policy '{name}' failed: {type(error).__name__}: {error}")
 
     def parameters(self, path: str, cls: type, name: str, kind: str,
                    params: Mapping[str, Any]) -> dict[str, Any]:
@@ -475,6 +533,25 @@ class _Validator:
                 self.fail(f"{path}.{key}", f": {error}")
         resolved = resolve_params(owner, declared, params)
         return resolved if kind == "policy" else cls.settle_params(params, resolved)
+
+    def playable(self, games: tuple[Component, ...], policies: tuple[Component, ...]) -> None:
+        """Every policy can play every game (``Policy.cannot_play``), or one message says which
+        cannot and why, before anything runs."""
+        for j, spec in enumerate(policies):
+            if ":" in spec.name and not self.import_policies:
+                continue
+            policy = policy_class(spec.name)(**spec.params)
+            policy.registered_name = spec.name
+            for i, game_spec in enumerate(games):
+                where = f"policies[{j}] and games[{i}]"
+                try:
+                    refuse_unplayable(policy, GAMES.get(game_spec.name)(**game_spec.params),
+                                      spec.label, game_spec.label)
+                except SimlabError as error:
+                    self.fail(where, f": {error} Remove one of them from this config.")
+                except Exception as error:  # noqa: BLE001  (a user policy's cannot_play that raises)
+                    self.fail(where, f": asking policy '{spec.label}' whether it can play game "
+                              f"'{game_spec.label}' failed: {type(error).__name__}: {error}")
 
     def claim(self, path: str, item: Any, games: tuple[Component, ...],
               policies: tuple[Component, ...]) -> Claim:
@@ -577,10 +654,15 @@ def worker_memory(value: Any, checker: _Validator, path: str) -> float | str | N
 def with_overrides(config: ExperimentConfig, source: str = "command line", **overrides: Any) -> ExperimentConfig:
     """``config`` with execution settings or ``output`` replaced (``None`` keeps the config's).
 
+    Values are checked by the same validators as the config's keys. An override given as
+    text (the command line's ``--deal-timeout 5`` or ``none``) is read as YAML reads it,
+    so ``none`` / ``null`` mean no limit.
+
     Raises:
-        ConfigError: for an override that is not allowed, named as ``source``.
+        ConfigError: for an override that is not allowed, named as ``source``; a setting
+            the config file made is named as its key there (``execution.scheduler (set in x.yaml)``).
     """
-    given = {k: v for k, v in overrides.items() if v is not None}
+    given = {k: _override_value(v) if k == "deal_timeout" else v for k, v in overrides.items() if v is not None}
     output = given.pop("output", None)
     unknown = set(given) - set(EXECUTION_KEYS)
     if unknown:
@@ -588,6 +670,27 @@ def with_overrides(config: ExperimentConfig, source: str = "command line", **ove
         raise ConfigError(f"{source}: unknown setting {key!r}.{did_you_mean(key, EXECUTION_KEYS + ('output',))}")
     checker = _Validator(source)
     flags = source == "command line"  # name settings as the user typed them
-    execution = execution_from(given, checker, lambda key: "--" + key.replace("_", "-") if flags else key,
-                               config.execution)
+
+    def where(key: str) -> str:
+        if key not in given:  # not overridden: the config file set it (or its default stands)
+            return f"execution.{key} (set in {config.source})"
+        return "--" + key.replace("_", "-") if flags else key
+
+    execution = execution_from(given, checker, where, config.execution)
+    if output is not None:
+        output = checker.path("--output" if flags else "output", output)
     return replace(config, execution=execution, output=Path(output) if output else config.output)
+
+
+def _override_value(value: Any) -> Any:
+    """``--deal-timeout``'s text as a config would hold it: ``none``/``null`` -> None, a number ->
+    a float; anything else, and a value that is not text, unchanged (the validator refuses it)."""
+    if not isinstance(value, str) or not value.strip():
+        return value
+    text = value.strip()
+    if text.lower() in ("none", "null"):
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return value

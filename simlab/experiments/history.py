@@ -27,14 +27,43 @@ def config_changes(old: Any, new: Any, path: str = "") -> list[str]:
             else:
                 lines += config_changes(old[key], new[key], where)
         return lines
-    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        return [line for i, (a, b) in enumerate(zip(old, new)) for line in config_changes(a, b, f"{path}[{i}]")]
-    return [] if old == new else [f"{path}: {_show(old)} → {_show(new)}"]
+    if isinstance(old, list) and isinstance(new, list):
+        # item by item, then what one list has beyond the other: a changed ``games`` list
+        # shows the games that differ, not two cut copies of the list
+        lines = [line for i, (a, b) in enumerate(zip(old, new)) for line in config_changes(a, b, f"{path}[{i}]")]
+        return lines + _extra_items(path, old, len(new), "removed (was {})") \
+            + _extra_items(path, new, len(old), "added ({})")
+    if old == new:
+        return []
+    shown_old, shown_new = _show_pair(old, new)
+    return [f"{path}: {shown_old} → {shown_new}"]
 
 
-def _show(value: Any) -> str:
+def _extra_items(path: str, items: list[Any], start: int, what: str) -> list[str]:
+    """``items[start:]`` as change lines: one per item, or one line for more than three."""
+    extra = items[start:]
+    if len(extra) <= 3:
+        return [f"{path}[{start + i}]: {what.format(_show(item))}" for i, item in enumerate(extra)]
+    return [f"{path}[{start}:{len(items)}]: {len(extra)} items {what.format(_show(extra))}"]
+
+
+def _show(value: Any, start: int = 0) -> str:
+    """``value`` as JSON, at most ``MAX_SHOWN`` characters from ``start`` ("…" where cut)."""
     text = json.dumps(value, sort_keys=True, default=str)
-    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
+    head = "…" if start > 0 else ""
+    text = text[start:]
+    return head + (text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…")
+
+
+def _show_pair(old: Any, new: Any) -> tuple[str, str]:
+    """Both values, each shown from a little before where they first differ, so that two long
+    values are never cut to the same prefix."""
+    a, b = (json.dumps(v, sort_keys=True, default=str) for v in (old, new))
+    if len(a) <= MAX_SHOWN and len(b) <= MAX_SHOWN:
+        return a, b
+    first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, first - MAX_SHOWN // 3)
+    return _show(old, start), _show(new, start)
 
 
 def cell_lines(records: list[dict[str, Any]], known: dict[str, dict[str, Any]],

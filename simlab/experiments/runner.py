@@ -14,6 +14,7 @@ import json
 import os
 import signal
 import sys
+import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,7 +30,7 @@ from simlab.experiments.lock import folder_lock
 from simlab.experiments.pool import SupervisedPool, memory_cap
 from simlab.experiments.progress import Progress
 from simlab.experiments.report import RESOLVED_CONFIG, build_manifest, write_reports
-from simlab.experiments.space import disk_full_is_bad_input
+from simlab.experiments.space import disk_full_is_bad_input, out_of_space
 from simlab.experiments.store import (
     Cell,
     ResultStore,
@@ -79,7 +80,7 @@ def run_experiment(config: ExperimentConfig, progress: bool | None = None) -> Ru
     with backend_context(config.execution, config.source):
         folder = Path(config.output)
         with disk_full_is_bad_input(folder):  # the folder and the lock file need space too
-            folder.mkdir(parents=True, exist_ok=True)
+            make_output(folder, config.source)
             with folder_lock(folder):
                 return _run_locked(config, folder, progress)
 
@@ -238,6 +239,19 @@ def _dask_chunks(tasks: list[ChunkTask]) -> Iterator[list[dict]]:
             yield [failure_row(task.cell, deal, WORKER_DIED, cause) for deal in task.deals]
     finally:
         client.cancel(list(futures))
+
+
+def make_output(folder: Path, source: str) -> None:
+    """Create ``folder``; one that cannot be created (``/proc/x``) is bad input, not a bug."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):  # a folder that takes no file (/proc) is refused too
+            pass
+    except OSError as error:
+        if out_of_space(error):
+            raise  # a full disk is said as such by disk_full_is_bad_input around this call
+        raise ConfigError(f"{source}: output must be a folder that can be created and written. Got "
+                          f"'{folder}': {error.strerror or error}.") from None
 
 
 def check_output(output: Path, source: str) -> None:

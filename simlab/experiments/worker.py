@@ -111,8 +111,16 @@ def error_row(cell: str, deal: int, error: BaseException, seconds: float) -> dic
         message = f"SystemExit: the policy called sys.exit({error.code!r})"
         trace += message + "\n"
     else:
-        message = f"{type(error).__name__}: {error}"
+        message = f"{type(error).__name__}: {once(str(error))}"
     return failure_row(cell, deal, ERROR, message, trace, seconds)
+
+
+def once(message: str) -> str:
+    """``message`` with each paragraph kept once. Numba caches a failed compilation's exception
+    and appends its "This error may have been caused by ..." paragraph to that same object
+    each time it raises it again, so the nth deal's message held n copies."""
+    paragraphs = message.split("\n\n")
+    return "\n\n".join(dict.fromkeys(p.strip("\n").rstrip() for p in paragraphs))
 
 
 def failure_row(cell: str, deal: int, reason: str, message: str, trace: str = "",

@@ -69,6 +69,15 @@ class Policy:
         unless a policy says otherwise)."""
         return self.stochastic
 
+    def cannot_play(self, game: Game) -> str | None:
+        """Why this policy, with these parameters, cannot play ``game``, or None when it can.
+
+        The reason completes "policy 'x' cannot play game 'y': ..." and says what to do
+        instead. Configs and the command line ask it before anything runs, so a
+        combination that would fail, or play nonsense, on every deal is refused at once.
+        It reads only the game's rules (no deal, no search): it must be cheap."""
+        return None
+
     @classmethod
     def all_parameters(cls) -> dict[str, Param]:
         """This policy's parameters plus the ones every policy has."""

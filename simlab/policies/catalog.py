@@ -5,10 +5,11 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from simlab.errors import UnknownNameError
+from simlab.engine.game import Game
+from simlab.errors import SimlabError, UnknownNameError
 from simlab.params import resolve_params
 from simlab.policies.base import Policy
-from simlab.registry import Registry
+from simlab.registry import Registry, did_you_mean
 
 POLICIES: Registry[type[Policy]] = Registry("policy")
 
@@ -23,15 +24,14 @@ def policy_class(name: str) -> type[Policy]:
     if ":" not in name:
         return POLICIES.get(name)
     module_name, _, class_name = name.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise UnknownNameError(f"Cannot import module '{module_name}' for policy '{name}': {error}.") from None
+    module = _import_user_module(module_name, name)
     cls = getattr(module, class_name, None)
     if cls is None:
+        policies = [key for key, value in vars(module).items()
+                    if isinstance(value, type) and issubclass(value, Policy) and value is not Policy]
         raise UnknownNameError(
             f"Policy '{name}' must name a subclass of simlab.Policy; "
-            f"module '{module_name}' has no such class '{class_name}'."
+            f"module '{module_name}' has no such class '{class_name}'.{did_you_mean(class_name, policies)}"
         )
     if not (isinstance(cls, type) and issubclass(cls, Policy)):
         what = "a class" if isinstance(cls, type) else f"a {type(cls).__name__}"
@@ -40,6 +40,39 @@ def policy_class(name: str) -> type[Policy]:
             f"'{class_name}' of module '{module_name}' is {what}, but not a Policy."
         )
     return cls
+
+
+def _import_user_module(module_name: str, name: str) -> Any:
+    """The module of a user policy; whatever importing it raises (even ``sys.exit``) is a
+    ``SimlabError`` saying so, for the config check and the command line alike."""
+    try:
+        return importlib.import_module(module_name)
+    except ImportError as error:
+        raise UnknownNameError(f"Cannot import module '{module_name}' for policy '{name}': {error}.") from None
+    except SystemExit as exit_:
+        raise PolicyImportError(f"importing policy '{name}' failed: the module called sys.exit({exit_.code!r}) "
+                                "while being imported. Guard its script code with "
+                                "`if __name__ == '__main__':`.") from None
+    except Exception as error:  # noqa: BLE001  (a user module that fails while importing)
+        raise PolicyImportError(f"importing policy '{name}' failed: {type(error).__name__}: {error}") from None
+
+
+class PolicyImportError(SimlabError):
+    """A user policy's module raised (or called ``sys.exit``) while being imported."""
+
+
+class UnplayableError(SimlabError):
+    """A policy asked to play a game it cannot play (``Policy.cannot_play``)."""
+
+
+def refuse_unplayable(policy: Policy, game: Game, policy_label: str | None = None,
+                      game_label: str | None = None) -> None:
+    """Raise ``UnplayableError`` if ``policy`` cannot play ``game`` (``Policy.cannot_play``):
+    the one check the config validation and the command line share."""
+    reason = policy.cannot_play(game)
+    if reason:
+        raise UnplayableError(f"policy '{policy_label or policy.registered_name}' cannot play game "
+                              f"'{game_label or game.name}': {reason}")
 
 
 def make_policy(name: str, **params: Any) -> Policy:

@@ -56,5 +56,15 @@ class RoundMaxPolicy(Policy):
         "round_budget": Param(int, DEFAULT_ROUND_BUDGET, "most distinct positions searched per round", low=1),
     }
 
+    def cannot_play(self, game: Game) -> str | None:
+        """A game dealt from a face-down stock: its round search never turns the stock
+        (a turn shows a card it has not seen), so it stops after its first few moves
+        (Windmill: 0 to 12 moves, no deal of 30 won)."""
+        if game.table.stock:
+            return ("round_max never turns a face-down stock (its round search plans only with cards it "
+                    "has seen), so here it stops after its first few moves. Use a player that turns the "
+                    "stock: solver (mode fair or thoughtful), lookahead, heuristic, greedy, tap or random.")
+        return None
+
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         return play_round_max(game, state, self.params["max_moves"], self.params["round_budget"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from simlab.engine.game import Game, State
@@ -11,8 +13,9 @@ from simlab.policies.catalog import register_policy
 from simlab.policies.fair_hidden import play_sampled
 from simlab.policies.fair_rounds import play_fair
 from simlab.policies.record import PlayRecord
-from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, SolverError, solve
+from simlab.solver import SolverError, solve
 from simlab.solver.critical import critical_decisions
+from simlab.solver.limits import BUDGET, TABLE_BITS
 from simlab.solver.replay import replay
 from simlab.solver.sampling import Effort, plays_by_sampling
 
@@ -50,11 +53,9 @@ class SolverPolicy(Policy):
         "cross_checks": Param(int, 0, "fair mode, hidden cards: when the sampled completions do not agree, "
                               "each leading line is also solved on this many fresh completions "
                               "(simlab.solver.sampling.cross_check)", low=0, high=1000),
-        "budget": Param(int, DEFAULT_BUDGET, "most distinct positions searched per deal "
-                        "(fair mode: for the last round; a stock: once nothing is hidden)", low=1),
-        "table_bits": Param(
-            int, DEFAULT_TABLE_BITS, "transposition table of 2**bits positions (8 bytes each)", low=10, high=30
-        ),
+        "budget": replace(BUDGET, doc="most distinct positions searched per deal "
+                          "(fair mode: for the last round; a stock: once nothing is hidden)"),
+        "table_bits": TABLE_BITS,
         "probe_budget": Param(int, 0, "0: off; else, for a won deal, count the critical decisions along its "
                               "winning line (simlab.solver.critical): every other legal move at each position "
                               "is solved within this many positions (the probes see every card)", low=0),
@@ -69,6 +70,15 @@ class SolverPolicy(Policy):
         """Fair mode samples shuffles or stock orders from ``rng`` (in games that hide
         something); thoughtful mode never reads it."""
         return self.params.get("mode", "thoughtful") == "fair"
+
+    def cannot_play(self, game: Game) -> str | None:
+        """Fair mode in a game that both hides cards and shuffles at a redeal: it samples
+        one or plays out the other, never both (``_play`` would raise on every deal)."""
+        if self.params.get("mode") == "fair" and game.has_hidden_cards and not plays_by_sampling(game):
+            return ("mode 'fair' cannot play a game that both hides cards and shuffles at a redeal (it "
+                    "would have to see one of them). Use mode 'thoughtful' (an upper bound) or another "
+                    "fair player.")
+        return None
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         record = self._play(game, state, rng)

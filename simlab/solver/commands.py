@@ -7,17 +7,22 @@ import json
 
 from simlab.errors import SimlabError
 from simlab.games import make_game
-from simlab.params import parse_cli_params
-from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, plan_for, solve
+from simlab.params import DEAL_NUMBER, option_type, parse_cli_params
+from simlab.solver import plan_for, solve
+from simlab.solver.limits import BUDGET, TABLE_BITS
 
 
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("solve", help="solve one deal (won / lost / unknown)")
     parser.add_argument("game")
-    parser.add_argument("deal", type=int, nargs="?", help="deal number (not with --explain)")
+    # the same checks and words as the solver policy's parameters in a config
+    parser.add_argument("deal", type=option_type(DEAL_NUMBER), nargs="?", metavar="N",
+                        help="PySolFC's game number (not with --explain)")
     parser.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter")
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="node budget")
-    parser.add_argument("--table-bits", type=int, default=DEFAULT_TABLE_BITS)
+    parser.add_argument("--budget", type=option_type(BUDGET), default=BUDGET.default,
+                        help=f"{BUDGET.doc}: {BUDGET.describe()}")
+    parser.add_argument("--table-bits", type=option_type(TABLE_BITS), default=TABLE_BITS.default,
+                        help=f"{TABLE_BITS.doc}: {TABLE_BITS.describe()}")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--explain", action="store_true",
                         help="print the game's search plan, one choice a line with its reason, and solve nothing")
