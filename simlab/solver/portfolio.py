@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.game import Game
+from simlab.interrupts import signals_deferred, stop_point
 from simlab.solver.best_first import best_first_search, stock_best_first_search
 from simlab.solver.plan import SearchPlan
 from simlab.solver.search import (
@@ -29,8 +30,8 @@ from simlab.solver.search import (
     STATUS_LOST,
     STATUS_MEMORY,
     STATUS_WON,
+    DepthFirstSearch,
     begin_depth_first,
-    depth_first_search,
     positions_searched,
     resume_depth_first,
 )
@@ -52,6 +53,12 @@ STOCK_PROMISE_WEIGHTS = np.array([20.0, 12.0])
 RESTART_UNIT = 2048  # positions in the shortest run
 # Share of the budget for the long depth-first search; the restarts get the rest.
 LONG_SHARE = 0.5
+# Positions a depth-first search runs before Python looks for Ctrl-C or SIGTERM
+# (``simlab.interrupts``): under a second at Windmill's 10-20 microseconds a
+# position, and each pause costs about what 20 positions do (measured in the
+# bench section ``solver``). Slices never change a result: a paused search
+# resumes exactly where it stopped.
+SLICE = 50_000
 
 
 def luby(index: int) -> int:
@@ -86,10 +93,24 @@ def restart(
             game.rules, plan.array, start, chance, plan.zobrist, budget, table_bits, STOCK_PROMISE_WEIGHTS,
             0 if run == 1 else run,
         )
-    return depth_first_search(
-        game.rules, plan.array, start.copy(), chance, plan.zobrist, budget, table_bits,
-        DEPTH_FIRST_ORDERS[strategy], run,
-    )
+    order = DEPTH_FIRST_ORDERS[strategy]
+    search = begin_depth_first(game.rules, plan.array, start.copy(), chance, plan.zobrist, budget, table_bits,
+                               order, run)
+    status, moves, search = resume_in_slices(game, plan, order, run, search, budget)
+    return status, positions_searched(search), moves
+
+
+def resume_in_slices(game: Game, plan: SearchPlan, order: int, seed: int, search: DepthFirstSearch,
+                     limit: int) -> tuple:
+    """``resume_depth_first(..., search, limit)``, run ``SLICE`` positions at a time with
+    a ``stop_point()`` between slices (the same result: a paused search resumes where it
+    stopped). Returns (status, moves, search) as ``resume_depth_first``."""
+    while True:
+        step = min(limit, positions_searched(search) + SLICE)
+        status, moves, search = resume_depth_first(game.rules, plan.zobrist, order, seed, search, step)
+        if status != STATUS_BUDGET or step >= limit:
+            return status, moves, search
+        stop_point()
 
 
 def long_slice_end(long_done: int, long_budget: int, share: int) -> int:
@@ -109,11 +130,22 @@ def portfolio_search(
     ``plan`` says (``chance``: the deal's chance tape, which fixes every
     redeal's shuffle).
 
+    Ctrl-C and SIGTERM stop it between slices (``simlab.interrupts``): the
+    earlier handler raises there (``KeyboardInterrupt``, ``Terminated``).
+
     Returns:
         (status, nodes, moves) as ``depth_first_search``; nodes add up every run.
     """
-    if not plan.long_search:
-        return restarts_alone(game, plan, start, chance, budget, table_bits)
+    with signals_deferred():
+        if not plan.long_search:
+            return restarts_alone(game, plan, start, chance, budget, table_bits)
+        return long_and_restarts(game, plan, start, chance, budget, table_bits)
+
+
+def long_and_restarts(
+    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int
+) -> tuple[int, int, np.ndarray]:
+    """``portfolio_search`` for a plan with a long search."""
     long_budget = max(1, int(budget * LONG_SHARE))
     long_run = begin_depth_first(
         game.rules, plan.array, start.copy(), chance, plan.zobrist, long_budget, table_bits, ORDER_GUIDED, 0
@@ -123,6 +155,7 @@ def portfolio_search(
     run = 0
     out_of_memory = False
     while restarts_spent + long_done < budget:
+        stop_point()
         run += 1
         share = min(RESTART_UNIT * luby(run), max(0, budget - long_budget - restarts_spent))
         if share > 0:
@@ -131,10 +164,9 @@ def portfolio_search(
             if status in (STATUS_WON, STATUS_LOST):
                 return status, restarts_spent + long_done, moves
             out_of_memory = out_of_memory or status == STATUS_MEMORY
+        stop_point()
         limit = long_slice_end(long_done, long_budget, share)
-        status, moves, long_run = resume_depth_first(
-            game.rules, plan.zobrist, ORDER_GUIDED, 0, long_run, limit
-        )
+        status, moves, long_run = resume_in_slices(game, plan, ORDER_GUIDED, 0, long_run, limit)
         long_done = positions_searched(long_run)
         if status in (STATUS_WON, STATUS_LOST):
             return status, restarts_spent + long_done, moves
@@ -158,6 +190,7 @@ def restarts_alone(
     while spent < budget:
         run += 1
         share = min(RESTART_UNIT * luby(run), budget - spent)
+        stop_point()
         status, nodes, moves = restart(game, plan, start, chance, run, share, table_bits)
         spent += int(nodes)
         if status in (STATUS_WON, STATUS_LOST):
