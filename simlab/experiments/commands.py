@@ -132,11 +132,11 @@ def deals_command(args: argparse.Namespace) -> int:
 
 def run_command(args: argparse.Namespace) -> int:
     """``simlab run FILE``: returns the exit status."""
-    from simlab.experiments.runner import run_experiment  # when it runs: see the module docstring
-
     config = None
     try:
         with sigterm_as_interrupt():
+            from simlab.experiments.runner import run_experiment  # when it runs: see the module docstring
+
             config = load_config(args.file)
             config = with_overrides(config, n_jobs=args.n_jobs, backend=args.backend,
                                     chunk_size=args.chunk_size, scheduler=args.scheduler,
