@@ -20,8 +20,20 @@ import numpy as np
 
 from simlab.engine.game import Game
 from simlab.interrupts import signals_deferred, stop_point
-from simlab.solver.best_first import best_first_search, stock_best_first_search
-from simlab.solver.plan import SearchPlan
+from simlab.solver.best_first import (
+    NOTHING_SEEN,
+    RUN_NODES,
+    STATUS_PAUSED,
+    begin_best_first,
+    begin_stock_best_first,
+    best_first_outcome,
+    best_first_root,
+    resume_best_first,
+    resume_stock_best_first,
+    stock_best_first_outcome,
+    stock_best_first_root,
+)
+from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, SearchPlan
 from simlab.solver.search import (
     ORDER_GUIDED,
     ORDER_JITTERED,
@@ -84,15 +96,9 @@ def restart(
     strategies = plan.restart_strategies
     strategy = strategies[(run - 1) % len(strategies)]
     if strategy == "best_first":
-        return best_first_search(
-            game.rules, plan.array, start.copy(), plan.zobrist, budget, table_bits, PROMISE_WEIGHTS,
-            0 if run == 1 else run,
-        )
+        return best_first_in_slices(game, plan, start, budget, table_bits, 0 if run == 1 else run)
     if strategy == "stock_best_first":
-        return stock_best_first_search(
-            game.rules, plan.array, start, chance, plan.zobrist, budget, table_bits, STOCK_PROMISE_WEIGHTS,
-            0 if run == 1 else run,
-        )
+        return stock_best_first_in_slices(game, plan, start, chance, budget, table_bits, 0 if run == 1 else run)
     order = DEPTH_FIRST_ORDERS[strategy]
     search = begin_depth_first(game.rules, plan.array, start.copy(), chance, plan.zobrist, budget, table_bits,
                                order, run)
@@ -110,6 +116,47 @@ def resume_in_slices(game: Game, plan: SearchPlan, order: int, seed: int, search
         status, moves, search = resume_depth_first(game.rules, plan.zobrist, order, seed, search, step)
         if status != STATUS_BUDGET or step >= limit:
             return status, moves, search
+        stop_point()
+
+
+def best_first_in_slices(
+    game: Game, plan: SearchPlan, start: np.ndarray, budget: int, table_bits: int, seed: int
+) -> tuple:
+    """``best_first_search(..., start, ..., budget, table_bits, PROMISE_WEIGHTS, seed)``, its
+    compiled steps run ``SLICE`` positions at a time with a ``stop_point()`` between them
+    (the same result). Returns (status, nodes, moves)."""
+    rules, array = game.rules, plan.array
+    status, nodes, moves, root, auto_log = best_first_root(rules, array, start, PROMISE_WEIGHTS)
+    if status != STATUS_PAUSED:
+        return status, nodes, moves
+    run = begin_best_first(rules, root, plan.zobrist, budget, table_bits, PROMISE_WEIGHTS, NOTHING_SEEN)
+    while True:
+        pause_at = min(budget, int(run.counters[RUN_NODES]) + SLICE)
+        status, run = resume_best_first(
+            rules, root, plan.zobrist, budget, pause_at, table_bits, PROMISE_WEIGHTS, seed, auto_log,
+            array[PLAN_AUTOPLAY], array[PLAN_RELAXATION], 0, run,
+        )
+        if status != STATUS_PAUSED:
+            return best_first_outcome(rules, array, start, status, run)
+        stop_point()
+
+
+def stock_best_first_in_slices(
+    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int, seed: int
+) -> tuple:
+    """``stock_best_first_search`` with ``STOCK_PROMISE_WEIGHTS``, as ``best_first_in_slices``."""
+    rules, array = game.rules, plan.array
+    status, nodes, moves = stock_best_first_root(rules, array, start)
+    if status != STATUS_PAUSED:
+        return status, nodes, moves
+    run = begin_stock_best_first(rules, start, plan.zobrist, budget, table_bits, STOCK_PROMISE_WEIGHTS)
+    while True:
+        pause_at = min(budget, int(run.counters[RUN_NODES]) + SLICE)
+        status, run = resume_stock_best_first(
+            rules, array, start, chance, plan.zobrist, budget, pause_at, table_bits, STOCK_PROMISE_WEIGHTS, seed, run
+        )
+        if status != STATUS_PAUSED:
+            return stock_best_first_outcome(status, run)
         stop_point()
 
 
