@@ -114,8 +114,3 @@ def _deliver_pending() -> None:
             signal.raise_signal(signum)
         finally:
             signal.signal(signum, ours)
-
-
-def stop_requested() -> bool:
-    """Whether a signal is waiting for ``stop_point()``."""
-    return bool(_Deferral.pending)
