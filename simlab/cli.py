@@ -16,9 +16,11 @@ from typing import Sequence
 
 from simlab import __version__
 from simlab.errors import SimlabError
+from simlab.interrupts import Terminated, sigterm_as_interrupt
 
 COMMAND_MODULES = ("simlab.commands", "simlab.experiments.commands", "simlab.solver.commands")
 USAGE_ERROR = 2  # argparse's exit status for a bad command line; ours for bad names or values
+INTERRUPTED, TERMINATED = 130, 143  # as a shell reports a process stopped by SIGINT, SIGTERM
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,7 +64,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = exit_.code
         return 0 if code is None else code if isinstance(code, int) else USAGE_ERROR
     try:
-        return int(args.func(args))
+        with sigterm_as_interrupt():
+            return int(args.func(args))
+    except KeyboardInterrupt as interrupt:  # `run` and `deals` say more themselves
+        cause = "Terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "Interrupted"
+        print(f"\n{cause}. simlab {args.command} stopped; it saves nothing, so run it again to start over.",
+              file=sys.stderr)
+        return TERMINATED if isinstance(interrupt, Terminated) else INTERRUPTED
     except SimlabError as error:
         print(f"simlab {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR

@@ -18,21 +18,17 @@ import argparse
 import signal
 import sys
 import traceback
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, TypeVar
 
 from simlab.errors import ConfigError
 from simlab.experiments.config import load_config, with_overrides
+from simlab.interrupts import Terminated, sigterm_as_interrupt
 
 EXIT_OK, EXIT_FAILED_DEALS, EXIT_CONFIG, EXIT_INTERRUPTED = 0, 1, 2, 130
 EXIT_TERMINATED = 128 + signal.SIGTERM  # 143, as a shell reports a process killed by SIGTERM
 EXIT_INTERNAL = 70  # EX_SOFTWARE of sysexits.h: a bug in simlab, not in the input
 MAX_LISTED_FAILURES = 10
 T = TypeVar("T")
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where Ctrl-C would be so that both stop a run the same way."""
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -139,11 +135,11 @@ def deals_command(args: argparse.Namespace) -> int:
 
 def run_command(args: argparse.Namespace) -> int:
     """``simlab run FILE``: returns the exit status."""
-    from simlab.experiments.runner import run_experiment  # when it runs: see the module docstring
-
     config = None
     try:
         with sigterm_as_interrupt():
+            from simlab.experiments.runner import run_experiment  # when it runs: see the module docstring
+
             config = load_config(args.file)
             config = with_overrides(config, n_jobs=args.n_jobs, backend=args.backend,
                                     chunk_size=args.chunk_size, scheduler=args.scheduler,
@@ -153,10 +149,13 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIG
     except KeyboardInterrupt as interrupt:
-        where = f" in {config.output}/" if config is not None else ""
         cause = "Terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "Interrupted"
-        print(f"\n{cause}. Every finished deal is saved{where}; run the same command again "
-              "to play the rest.", file=sys.stderr)
+        if config is None:  # still checking the config (e.g. importing a user's policy module)
+            print(f"\n{cause} while checking {args.file}: nothing ran and nothing was written.",
+                  file=sys.stderr)
+        else:
+            print(f"\n{cause}. Every finished deal is saved in {config.output}/; run the same command "
+                  "again to play the rest.", file=sys.stderr)
         return EXIT_TERMINATED if isinstance(interrupt, Terminated) else EXIT_INTERRUPTED
     except Exception:  # noqa: BLE001  (a bug: say so, with the traceback, and a status of its own)
         return _internal_error()
@@ -165,23 +164,6 @@ def run_command(args: argparse.Namespace) -> int:
         _print_failures(outcome.folder, outcome.frame)
         return EXIT_FAILED_DEALS
     return EXIT_OK
-
-
-@contextmanager
-def sigterm_as_interrupt() -> Iterator[None]:
-    """While the block runs, SIGTERM raises ``Terminated`` (a ``KeyboardInterrupt``)."""
-    def raise_terminated(signum: int, frame: Any) -> None:
-        raise Terminated
-
-    try:
-        previous = signal.signal(signal.SIGTERM, raise_terminated)
-    except ValueError:  # not the main thread: leave SIGTERM alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _print_failures(folder: Any, frame: Any) -> None:

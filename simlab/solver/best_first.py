@@ -178,26 +178,51 @@ def best_first_search(rules, plan, state, zobrist, budget, table_bits, weights, 
     """Search from ``state`` (left unchanged) following the search plan ``plan``
     (``SearchPlan.array``). Returns (status, nodes, moves) like
     ``simlab.solver.search.depth_first_search``. A non-zero ``noise_seed`` adds
-    a reproducible jitter to each position's promise (for restarts)."""
+    a reproducible jitter to each position's promise (for restarts).
+
+    It is ``best_first_root``, ``begin_best_first``, ``resume_best_first`` to the
+    budget and ``best_first_outcome``: the solver's portfolio runs the same steps
+    with pauses (``simlab.solver.portfolio``), with the same result."""
+    status, nodes, moves, root, auto_log = best_first_root(rules, plan, state, weights)
+    if status != STATUS_PAUSED:
+        return status, nodes, moves
+    run = begin_best_first(rules, root, zobrist, budget, table_bits, weights, NOTHING_SEEN)
+    status, run = resume_best_first(
+        rules, root, zobrist, budget, budget, table_bits, weights, noise_seed, auto_log, plan[PLAN_AUTOPLAY],
+        plan[PLAN_RELAXATION], 0, run,
+    )
+    return best_first_outcome(rules, plan, state, status, run)
+
+
+@njit(cache=True)
+def best_first_root(rules, plan, state, weights):
+    """The start of ``best_first_search`` from ``state``: (status, nodes, moves, root,
+    auto_log), where ``root`` is ``state`` after its automatic plays (logged in
+    ``auto_log``) and ``status`` is ``STATUS_PAUSED`` when a search must follow, else
+    the verdict at the root (``moves``: its line)."""
     autoplay = plan[PLAN_AUTOPLAY]
     root = state.copy()
     auto_log = np.empty(rules[N_CARDS] + 1, dtype=np.int32)
     play_safe_moves(rules, root, auto_log, 0, autoplay)
     if kernel.is_won(rules, root):
-        return STATUS_WON, np.int64(1), line_to(rules, state, np.empty(0, dtype=np.int32), 0, autoplay)
+        return STATUS_WON, np.int64(1), line_to(rules, state, np.empty(0, dtype=np.int32), 0, autoplay), root, auto_log
     if provably_lost(rules, root, plan[PLAN_RELAXATION]):
-        return STATUS_LOST, np.int64(1), np.empty(0, dtype=np.int32)
+        return STATUS_LOST, np.int64(1), np.empty(0, dtype=np.int32), root, auto_log
     for weight in weights:
         if weight < 0:
             raise ValueError("promise weights must not be negative")
-    status, nodes, tree, node, move, _ = expand_best_first(
-        rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log, autoplay, plan[PLAN_RELAXATION],
-        NOTHING_SEEN,
-    )
+    return STATUS_PAUSED, np.int64(0), np.empty(0, dtype=np.int32), root, auto_log
+
+
+@njit(cache=True)
+def best_first_outcome(rules, plan, state, status, run):
+    """(status, nodes, moves) of ``best_first_search`` once ``run`` (a
+    ``BestFirstRun`` from ``state``) has decided or spent its budget."""
+    counters = run.counters
     if status != STATUS_WON:
-        return status, nodes, np.empty(0, dtype=np.int32)
-    path = path_to(tree.parent, tree.via, node, move)
-    return status, nodes, line_to(rules, state, path, len(path), autoplay)
+        return status, counters[RUN_NODES], np.empty(0, dtype=np.int32)
+    path = path_to(run.tree.parent, run.tree.via, counters[RUN_NODE], counters[RUN_MOVE])
+    return status, counters[RUN_NODES], line_to(rules, state, path, len(path), plan[PLAN_AUTOPLAY])
 
 
 @njit(cache=True)
@@ -240,20 +265,87 @@ def expand_best_first(
         of the tree other than the root with the highest priority that is not
         a dead end, the first found among equals (-1 if none).
     """
+    run = begin_best_first(rules, root, zobrist, budget, table_bits, weights, seen)
+    status, run = resume_best_first(
+        rules, root, zobrist, budget, budget, table_bits, weights, noise_seed, auto_log, autoplay, relaxation,
+        len(seen), run,
+    )
+    counters = run.counters
+    return status, counters[RUN_NODES], run.tree, counters[RUN_NODE], counters[RUN_MOVE], counters[RUN_BEST]
+
+
+class BestFirstRun(NamedTuple):
+    """A best-first search between two calls of ``resume_best_first`` (numba keeps
+    no objects between calls, so it is a tuple of arrays)."""
+
+    table: np.ndarray  # the transposition table
+    tree: SearchTree  # every position generated
+    heads: np.ndarray  # the queue: per bucket of priority its newest position (``queue_push``)
+    counters: np.ndarray  # int64, ``RUN_*``
+    best_priority: np.ndarray  # float64[1]: the priority of ``counters[RUN_BEST]``
+
+
+# ``BestFirstRun.counters``: positions searched; the queue's top bucket; the position
+# of highest priority so far (-1 if none); positions the table takes before it must
+# grow; the queue's lowest bucket; on a win the position and the move from it that won.
+RUN_NODES, RUN_TOP, RUN_BEST, RUN_MAX_ENTRIES, RUN_LOW_BUCKET, RUN_NODE, RUN_MOVE = range(7)
+N_RUN_COUNTERS = 7
+# ``resume_best_first`` stopped at its pause, undecided, before its budget
+STATUS_PAUSED = -2
+
+
+@njit(cache=True)
+def begin_best_first(rules, root, zobrist, budget, table_bits, weights, seen):
+    """A ``BestFirstRun`` holding only ``root`` (``start_tree``), for ``resume_best_first``."""
     table, tree, heads, low_bucket, top = start_tree(rules, root, zobrist, budget, table_bits, weights, seen)
-    max_entries = capacity(table) - len(seen)
-    nodes = np.int64(1)
-    best = np.int64(-1)
-    best_priority = -np.inf
+    counters = np.empty(N_RUN_COUNTERS, dtype=np.int64)
+    counters[RUN_NODES] = 1
+    counters[RUN_TOP] = top
+    counters[RUN_BEST] = -1
+    counters[RUN_MAX_ENTRIES] = capacity(table) - len(seen)
+    counters[RUN_LOW_BUCKET] = low_bucket
+    counters[RUN_NODE] = -1
+    counters[RUN_MOVE] = -1
+    return BestFirstRun(table, tree, heads, counters, np.full(1, -np.inf))
+
+
+@njit(cache=True)
+def resume_best_first(
+    rules, root, zobrist, budget, pause_at, table_bits, weights, noise_seed, auto_log, autoplay, relaxation,
+    n_seen, run,
+):
+    """Go on with ``run`` (``begin_best_first``): expand the most promising position
+    until one move wins, none is left, the budget or the table runs out, or, when
+    ``pause_at`` is below ``budget``, ``pause_at`` positions are searched (checked
+    before each expansion; the run resumes exactly where it paused). ``n_seen``:
+    how many hashes ``begin_best_first`` was given.
+
+    Returns:
+        (status, run): ``STATUS_*`` (``STATUS_PAUSED`` at the pause), the run (its
+        arrays may have grown).
+    """
+    counters = run.counters
+    table, tree, heads = run.table, run.tree, run.heads
+    nodes = counters[RUN_NODES]
+    top = counters[RUN_TOP]
+    best = counters[RUN_BEST]
+    max_entries = counters[RUN_MAX_ENTRIES]
+    low_bucket = counters[RUN_LOW_BUCKET]
+    best_priority = run.best_priority[0]
     moves = np.empty(MAX_BRANCHING, dtype=np.int32)
     work = root.copy()
     workspace = new_workspace(rules)
     pile_hashes = np.empty(rules[N_PILES], dtype=np.uint64)
     card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
-    while True:
+    status = STATUS_PAUSED
+    decided = False
+    while not decided:
+        if nodes >= pause_at and pause_at < budget:
+            break
         node, top = queue_pop(heads, tree.next_in_bucket, top)
         if node < 0:
-            return STATUS_LOST, nodes, tree, np.int64(-1), np.int64(-1), best
+            status = STATUS_LOST
+            break
         unpack(rules, tree.pool[node], work)
         node_key = start_tracking(rules, work, zobrist, pile_hashes, card_piles)
         count = ordered_moves(
@@ -261,7 +353,8 @@ def expand_best_first(
         )
         for i in range(count):
             if nodes >= budget:  # checked before a move, so a search never exceeds its budget
-                return STATUS_BUDGET, nodes, tree, np.int64(-1), np.int64(-1), best
+                status, decided = STATUS_BUDGET, True
+                break
             move = moves[i]
             rearranges = False  # set for a quiet move that only rearranges: the relaxation is skipped after it
             if quiet(rules, work, move, autoplay):  # look the hash up before making the move
@@ -278,12 +371,17 @@ def expand_best_first(
                 if outcome == MOVE_SEEN:
                     continue
                 if outcome == MOVE_WINS:
-                    return STATUS_WON, nodes + 1, tree, np.int64(node), np.int64(move), best
+                    counters[RUN_NODE] = node
+                    counters[RUN_MOVE] = move
+                    nodes += 1
+                    status, decided = STATUS_WON, True
+                    break
             if nodes >= max_entries:
                 if not can_grow(table, table_bits):
-                    return STATUS_MEMORY, nodes, tree, np.int64(-1), np.int64(-1), best
+                    status, decided = STATUS_MEMORY, True
+                    break
                 table = grown(table)
-                max_entries = capacity(table) - len(seen)
+                max_entries = capacity(table) - n_seen
             if nodes >= tree.parent.shape[0]:  # (reassigning arrays costs atomic counts: only when full)
                 tree = grown_tree(tree, nodes)
             tree.parent[nodes] = node
@@ -299,6 +397,12 @@ def expand_best_first(
             nodes += 1
             undo_moves_tracked(rules, work, auto_log, 0, autos, zobrist, pile_hashes, card_piles)
             undo_move_tracked(rules, work, move, zobrist, pile_hashes, card_piles, np.uint64(0))
+    counters[RUN_NODES] = nodes
+    counters[RUN_TOP] = top
+    counters[RUN_BEST] = best
+    counters[RUN_MAX_ENTRIES] = max_entries
+    run.best_priority[0] = best_priority
+    return status, BestFirstRun(table, tree, heads, counters, run.best_priority)
 
 
 @njit(cache=True)
@@ -365,15 +469,32 @@ def stock_best_first_search(rules, plan, state, chance, zobrist, budget, table_b
     there), so it is as complete: when no position is left to expand the
     position is lost. The plan must make no automatic plays (``SearchPlan``
     chooses it only then), so a line is its moves."""
+    status, nodes, moves = stock_best_first_root(rules, plan, state)
+    if status != STATUS_PAUSED:
+        return status, nodes, moves
+    run = begin_stock_best_first(rules, state, zobrist, budget, table_bits, weights)
+    status, run = resume_stock_best_first(rules, plan, state, chance, zobrist, budget, budget, table_bits, weights,
+                                          noise_seed, run)
+    return stock_best_first_outcome(status, run)
+
+
+@njit(cache=True)
+def stock_best_first_root(rules, plan, state):
+    """The verdict of ``stock_best_first_search`` at ``state`` itself: (status, nodes,
+    moves), ``STATUS_PAUSED`` when a search must follow."""
     if plan[PLAN_AUTOPLAY] != AUTOPLAY_NONE:
         raise ValueError("stock_best_first_search makes no automatic plays")
-    relaxation = plan[PLAN_RELAXATION]
     if kernel.is_won(rules, state):
         return STATUS_WON, np.int64(1), np.empty(0, dtype=np.int32)
-    if provably_lost(rules, state, relaxation):
+    if provably_lost(rules, state, plan[PLAN_RELAXATION]):
         return STATUS_LOST, np.int64(1), np.empty(0, dtype=np.int32)
+    return STATUS_PAUSED, np.int64(0), np.empty(0, dtype=np.int32)
+
+
+@njit(cache=True)
+def begin_stock_best_first(rules, state, zobrist, budget, table_bits, weights):
+    """A ``BestFirstRun`` of ``stock_best_first_search`` holding only ``state``."""
     table = new_position_set(min(budget, FIRST_TABLE_ENTRIES), table_bits)
-    max_entries = capacity(table)
     tree = new_tree(rules, FIRST_NODES)
     low_bucket, bucket_count = stock_priority_range(rules, weights)
     heads = np.full(bucket_count, -1, dtype=np.int32)
@@ -383,7 +504,28 @@ def stock_best_first_search(rules, plan, state, chance, zobrist, budget, table_b
     tree.last_moved_to[0] = -1
     add(table, kernel.position_hash(rules, state, zobrist))
     top = queue_push(heads, tree.next_in_bucket, -1, bucket_of(stock_promise(rules, state, weights), low_bucket), 0)
-    nodes = np.int64(1)
+    counters = np.empty(N_RUN_COUNTERS, dtype=np.int64)
+    counters[RUN_NODES] = 1
+    counters[RUN_TOP] = top
+    counters[RUN_BEST] = -1
+    counters[RUN_MAX_ENTRIES] = capacity(table)
+    counters[RUN_LOW_BUCKET] = low_bucket
+    counters[RUN_NODE] = -1
+    counters[RUN_MOVE] = -1
+    return BestFirstRun(table, tree, heads, counters, np.full(1, -np.inf))
+
+
+@njit(cache=True)
+def resume_stock_best_first(rules, plan, state, chance, zobrist, budget, pause_at, table_bits, weights, noise_seed,
+                            run):
+    """``resume_best_first`` for ``stock_best_first_search`` from ``state``."""
+    relaxation = plan[PLAN_RELAXATION]
+    counters = run.counters
+    table, tree, heads = run.table, run.tree, run.heads
+    nodes = counters[RUN_NODES]
+    top = counters[RUN_TOP]
+    max_entries = counters[RUN_MAX_ENTRIES]
+    low_bucket = counters[RUN_LOW_BUCKET]
     legal = np.empty(MAX_BRANCHING, dtype=np.int32)
     expanded = state.copy()
     work = state.copy()
@@ -392,10 +534,15 @@ def stock_best_first_search(rules, plan, state, chance, zobrist, budget, table_b
     pile_hashes = np.empty(rules[N_PILES], dtype=np.uint64)
     card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
     in_place = plan[PLAN_SNAPSHOTS] == 0
-    while True:
+    status = STATUS_PAUSED
+    decided = False
+    while not decided:
+        if nodes >= pause_at and pause_at < budget:
+            break
         node, top = queue_pop(heads, tree.next_in_bucket, top)
         if node < 0:
-            return STATUS_LOST, nodes, np.empty(0, dtype=np.int32)
+            status = STATUS_LOST
+            break
         unpack(rules, tree.pool[node], expanded)
         node_key = start_tracking(rules, expanded, zobrist, pile_hashes, card_piles)
         count = ordered_moves(
@@ -403,18 +550,24 @@ def stock_best_first_search(rules, plan, state, chance, zobrist, budget, table_b
         )
         for i in range(count):
             if nodes >= budget:  # checked before a move, so a search never exceeds its budget
-                return STATUS_BUDGET, nodes, np.empty(0, dtype=np.int32)
+                status, decided = STATUS_BUDGET, True
+                break
             move = legal[i]
             copy_state(rules, expanded, work)
             play_any(rules, work, move, chance, scratch)
             if kernel.is_won(rules, work):
-                return STATUS_WON, nodes + 1, path_to(tree.parent, tree.via, node, move)
+                counters[RUN_NODE] = node
+                counters[RUN_MOVE] = move
+                nodes += 1
+                status, decided = STATUS_WON, True
+                break
             key = kernel.position_hash(rules, work, zobrist)
             if not add(table, key):
                 continue
             if nodes >= max_entries:
                 if not can_grow(table, table_bits):
-                    return STATUS_MEMORY, nodes, np.empty(0, dtype=np.int32)
+                    status, decided = STATUS_MEMORY, True
+                    break
                 table = grown(table)
                 max_entries = capacity(table)
             if nodes >= tree.parent.shape[0]:
@@ -428,3 +581,17 @@ def stock_best_first_search(rules, plan, state, chance, zobrist, budget, table_b
                 priority = stock_promise(rules, work, weights) + promise_noise(noise_seed, key)
                 top = queue_push(heads, tree.next_in_bucket, top, bucket_of(priority, low_bucket), nodes)
             nodes += 1
+    counters[RUN_NODES] = nodes
+    counters[RUN_TOP] = top
+    counters[RUN_MAX_ENTRIES] = max_entries
+    return status, BestFirstRun(table, tree, heads, counters, run.best_priority)
+
+
+@njit(cache=True)
+def stock_best_first_outcome(status, run):
+    """(status, nodes, moves) of ``stock_best_first_search`` once ``run`` has decided
+    or spent its budget: on a win the moves from the start (no automatic plays)."""
+    counters = run.counters
+    if status != STATUS_WON:
+        return status, counters[RUN_NODES], np.empty(0, dtype=np.int32)
+    return status, counters[RUN_NODES], path_to(run.tree.parent, run.tree.via, counters[RUN_NODE], counters[RUN_MOVE])

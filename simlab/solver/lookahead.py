@@ -30,6 +30,7 @@ from simlab.engine import kernel, moves
 from simlab.engine.game import Game
 from simlab.engine.layout import HAS_SPECIAL, N_CARDS
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
+from simlab.interrupts import signals_deferred
 from simlab.solver.best_first import (
     FIRST_NODES,
     bucket_of,
@@ -191,14 +192,15 @@ def lookahead(game: Game, array: np.ndarray, chance: np.ndarray, budget: int, ta
         if status == STATUS_LOST:
             return STATUS_LOST, spent, [], 0
     rest = budget - spent
-    if game.rules[HAS_SPECIAL]:
-        status, nodes, line, safe = plain_best_first(
-            game.rules, plan.array, array.copy(), chance, plan.zobrist, rest, table_bits, PROMISE_WEIGHTS, seen
-        )
-    else:
-        status, nodes, line, safe = card_lookahead(
-            game.rules, plan.array, array.copy(), plan.zobrist, rest, table_bits, PROMISE_WEIGHTS, seen
-        )
+    with signals_deferred():  # a signal waits for the compiled search (``simlab.interrupts``)
+        if game.rules[HAS_SPECIAL]:
+            status, nodes, line, safe = plain_best_first(
+                game.rules, plan.array, array.copy(), chance, plan.zobrist, rest, table_bits, PROMISE_WEIGHTS, seen
+            )
+        else:
+            status, nodes, line, safe = card_lookahead(
+                game.rules, plan.array, array.copy(), plan.zobrist, rest, table_bits, PROMISE_WEIGHTS, seen
+            )
     return int(status), spent + int(nodes), [int(code) for code in line], int(safe)
 
 

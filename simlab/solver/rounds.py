@@ -24,6 +24,7 @@ from numba import njit
 from simlab.engine import kernel, moves, position_set
 from simlab.engine.game import MAX_LEGAL_MOVES
 from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, MOVE_REDEAL, N_CARDS, N_PILES, STATE_SIZE
+from simlab.interrupts import signals_deferred
 from simlab.solver.autoplay import safe_within_round
 from simlab.solver.plan import plan_for
 
@@ -227,7 +228,8 @@ def best_round(game, array: np.ndarray, chance: np.ndarray, budget: int = DEFAUL
     most cards home without a redeal. ``chance`` is only read by a redeal, so a
     round's search never uses it; it is passed for the move functions' sake."""
     autoplay = plan_for(game).autoplay
-    line, home, exhausted, nodes, _, _, _ = most_home(game.rules, array, chance, kernel.ZOBRIST, budget, autoplay)
+    with signals_deferred():  # a signal waits for the compiled search (``simlab.interrupts``)
+        line, home, exhausted, nodes, _, _, _ = most_home(game.rules, array, chance, kernel.ZOBRIST, budget, autoplay)
     return RoundPlan(line, int(home), bool(exhausted), int(nodes))
 
 
@@ -235,9 +237,10 @@ def reachable_homes(game, array: np.ndarray, budget: int = DEFAULT_ROUND_BUDGET)
     """Every set of cards home the round from ``array`` can reach with every safe
     card played home at once (as ``homes_key``), each with the first line the
     search found to it; and the positions searched."""
-    _, _, _, nodes, homes, starts, lines = most_home(
-        game.rules, array, np.zeros(1), kernel.ZOBRIST, budget, plan_for(game).autoplay
-    )
+    with signals_deferred():  # a signal waits for the compiled search (``simlab.interrupts``)
+        _, _, _, nodes, homes, starts, lines = most_home(
+            game.rules, array, np.zeros(1), kernel.ZOBRIST, budget, plan_for(game).autoplay
+        )
     return {int(key): lines[starts[i]: starts[i + 1]] for i, key in enumerate(homes.tolist())}, int(nodes)
 
 
