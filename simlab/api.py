@@ -22,13 +22,14 @@ __all__ = ["load_config", "run", "summarize"]
 
 def run(config: str | Path | dict[str, Any] | ExperimentConfig, *, n_jobs: int | None = None,
         backend: str | None = None, chunk_size: int | None = None, scheduler: str | None = None,
-        deal_timeout: float | None = None, output: str | Path | None = None,
-        progress: bool | None = None) -> pd.DataFrame:
+        deal_timeout: float | None = None, worker_memory: float | str | None = None,
+        output: str | Path | None = None, progress: bool | None = None) -> pd.DataFrame:
     """Run an experiment (resuming what its output folder already holds) and write its report.
 
     Args:
         config: a YAML file, an already parsed dict, or an ``ExperimentConfig``.
-        n_jobs, backend, chunk_size, scheduler, deal_timeout: override the config's ``execution``.
+        n_jobs, backend, chunk_size, scheduler, deal_timeout, worker_memory: override the
+            config's ``execution`` (``None`` keeps the config's; ``"none"``: no limit).
         output: override the output folder.
         progress: show progress bars (default: only on a terminal).
 
@@ -47,7 +48,7 @@ def run(config: str | Path | dict[str, Any] | ExperimentConfig, *, n_jobs: int |
         config = load_config(config)
     config = with_overrides(config, source="run()", n_jobs=n_jobs, backend=backend,
                             chunk_size=chunk_size, scheduler=scheduler, deal_timeout=deal_timeout,
-                            output=str(output) if output is not None else None)
+                            worker_memory=worker_memory, output=str(output) if output is not None else None)
     outcome = run_experiment(config, progress=progress)
     if outcome.failed:
         warnings.warn(f"{outcome.failed} deal(s) failed; see {outcome.folder / 'errors.txt'} and the "

@@ -191,3 +191,17 @@ def test_built_in_cell_keys_do_not_change() -> None:
             "policies": ["random", "solver", {"name": "greedy", "params": {"play_on": True}}]}
     keys = {(c.game.label, c.policy.label): c.key for c in cells_of(config_from_dict(data))}
     assert {k: keys[k] for k in PINNED_KEYS} == PINNED_KEYS
+
+
+def test_the_command_line_sets_worker_memory_as_the_config_does() -> None:
+    from simlab.errors import ConfigError
+    from simlab.experiments.config import with_overrides
+
+    base = config_from_dict(config(Path("out")))
+
+    def given(text: str) -> object:
+        return with_overrides(base, worker_memory=text).execution.worker_memory
+
+    assert [given(t) for t in ("none", "2 GB", "1536", "auto")] == [None, 2048.0, 1536.0, "auto"]
+    with pytest.raises(ConfigError, match=r"--worker-memory must be a memory size of at least 512 MiB"):
+        given("100")

@@ -45,6 +45,9 @@ def add_parsers(subparsers: Any) -> None:
     run.add_argument("--deal-timeout", metavar="SECONDS",
                      help="seconds one deal may take before it is stopped and recorded as 'timeout' "
                           "('none': no limit)")
+    run.add_argument("--worker-memory", metavar="SIZE",
+                     help="resident memory one worker may hold: MiB, e.g. '2 GB', 'auto' or 'none' "
+                          "(loky backend); past it: error row 'memory'")
     run.add_argument("--output", help="output folder (default: results/<name>)")
     run.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="show progress bars (default: only on a terminal)")
@@ -110,6 +113,7 @@ def deals_command(args: argparse.Namespace) -> int:
     from simlab.experiments.deal_lists import DealQuery, find_deals, write_lines
     from simlab.params import parse_cli_params
 
+    query = None
     try:
         with sigterm_as_interrupt():
             query = DealQuery(game=args.game, first=args.first, count=args.count, winnable=args.winnable,
@@ -123,8 +127,13 @@ def deals_command(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIG
     except KeyboardInterrupt as interrupt:
-        print("\nInterrupted. Every finished deal is saved; run the same command again to go on.",
-              file=sys.stderr)
+        cause = "Terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "Interrupted"
+        if query is None:  # still checking the command line
+            print(f"\n{cause} while checking the command line: nothing ran and nothing was written.",
+                  file=sys.stderr)
+        else:
+            print(f"\n{cause}. Every finished deal is saved; run the same command again to go on.",
+                  file=sys.stderr)
         return EXIT_TERMINATED if isinstance(interrupt, Terminated) else EXIT_INTERRUPTED
     except Exception:  # noqa: BLE001  (a bug: its own status, as for run)
         return _internal_error()
@@ -143,7 +152,8 @@ def run_command(args: argparse.Namespace) -> int:
             config = load_config(args.file)
             config = with_overrides(config, n_jobs=args.n_jobs, backend=args.backend,
                                     chunk_size=args.chunk_size, scheduler=args.scheduler,
-                                    deal_timeout=args.deal_timeout, output=args.output)
+                                    deal_timeout=args.deal_timeout, worker_memory=args.worker_memory,
+                                    output=args.output)
             outcome = run_experiment(config, progress=args.progress)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)

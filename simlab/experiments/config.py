@@ -662,7 +662,7 @@ def with_overrides(config: ExperimentConfig, source: str = "command line", **ove
         ConfigError: for an override that is not allowed, named as ``source``; a setting
             the config file made is named as its key there (``execution.scheduler (set in x.yaml)``).
     """
-    given = {k: _override_value(v) if k == "deal_timeout" else v for k, v in overrides.items() if v is not None}
+    given = {k: _override_value(v) if k in TEXT_OVERRIDES else v for k, v in overrides.items() if v is not None}
     output = given.pop("output", None)
     unknown = set(given) - set(EXECUTION_KEYS)
     if unknown:
@@ -682,15 +682,20 @@ def with_overrides(config: ExperimentConfig, source: str = "command line", **ove
     return replace(config, execution=execution, output=Path(output) if output else config.output)
 
 
+# Overrides that may be given as text meaning "no limit" (``--deal-timeout none``)
+TEXT_OVERRIDES = ("deal_timeout", "worker_memory")
+
+
 def _override_value(value: Any) -> Any:
-    """``--deal-timeout``'s text as a config would hold it: ``none``/``null`` -> None, a number ->
-    a float; anything else, and a value that is not text, unchanged (the validator refuses it)."""
+    """``--deal-timeout``'s or ``--worker-memory``'s text as a config would hold it:
+    ``none``/``null`` -> None, a number -> a float; anything else, and a value that is not
+    text, unchanged (the validator reads or refuses it)."""
     if not isinstance(value, str) or not value.strip():
         return value
     text = value.strip()
     if text.lower() in ("none", "null"):
         return None
-    try:
+    try:  # '2 GB' or 'auto' stay text: the validator reads them as the config's would be
         return float(text)
     except ValueError:
         return value
