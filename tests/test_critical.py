@@ -282,7 +282,11 @@ def test_recover_keeps_the_counts(small_run, tmp_path: Path) -> None:
 
 
 def test_a_database_made_before_the_columns_reads_them_as_not_computed(tmp_path: Path) -> None:
+    # the first store's schema (cells, deals, sessions), before the optional columns existed
     with sqlite3.connect(tmp_path / DATABASE_NAME) as db:
+        db.execute("CREATE TABLE cells (cell TEXT PRIMARY KEY, identity TEXT NOT NULL)")
+        db.execute("CREATE TABLE sessions (started TEXT NOT NULL, finished TEXT, status TEXT NOT NULL, "
+                   "planned INTEGER NOT NULL, played INTEGER NOT NULL DEFAULT 0)")
         db.execute("CREATE TABLE deals (cell TEXT NOT NULL, deal INTEGER NOT NULL, verdict TEXT NOT NULL, "
                    "end_reason TEXT NOT NULL, moves INTEGER NOT NULL, cards_home INTEGER NOT NULL, "
                    "nodes INTEGER NOT NULL, cpu_seconds REAL NOT NULL, error TEXT NOT NULL, "
