@@ -16,7 +16,7 @@ from typing import Sequence
 
 from simlab import __version__
 from simlab.errors import SimlabError
-from simlab.interrupts import Terminated, sigterm_as_interrupt
+from simlab.interrupts import Terminated, cause_of, sigterm_as_interrupt
 
 COMMAND_MODULES = ("simlab.commands", "simlab.experiments.commands", "simlab.solver.commands")
 USAGE_ERROR = 2  # argparse's exit status for a bad command line; ours for bad names or values
@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with sigterm_as_interrupt():
             return int(args.func(args))
     except KeyboardInterrupt as interrupt:  # `run` and `deals` say more themselves
-        cause = "Terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "Interrupted"
+        cause = cause_of(interrupt)
         print(f"\n{cause}. simlab {args.command} stopped; it saves nothing, so run it again to start over.",
               file=sys.stderr)
         return TERMINATED if isinstance(interrupt, Terminated) else INTERRUPTED

@@ -32,6 +32,11 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised where Ctrl-C would be so that both stop a command the same way."""
 
 
+def cause_of(interrupt: KeyboardInterrupt) -> str:
+    """What stopped a command, as its message names it."""
+    return "Terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "Interrupted"
+
+
 @contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """While the block runs, SIGTERM raises ``Terminated`` (a ``KeyboardInterrupt``)."""

@@ -22,7 +22,7 @@ from typing import Any, Callable, TypeVar
 
 from simlab.errors import ConfigError
 from simlab.experiments.config import load_config, with_overrides
-from simlab.interrupts import Terminated, sigterm_as_interrupt
+from simlab.interrupts import Terminated, cause_of, sigterm_as_interrupt
 
 EXIT_OK, EXIT_FAILED_DEALS, EXIT_CONFIG, EXIT_INTERRUPTED = 0, 1, 2, 130
 EXIT_TERMINATED = 128 + signal.SIGTERM  # 143, as a shell reports a process killed by SIGTERM
@@ -127,7 +127,7 @@ def deals_command(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIG
     except KeyboardInterrupt as interrupt:
-        cause = "Terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "Interrupted"
+        cause = cause_of(interrupt)
         if query is None:  # still checking the command line
             print(f"\n{cause} while checking the command line: nothing ran and nothing was written.",
                   file=sys.stderr)
@@ -159,7 +159,7 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIG
     except KeyboardInterrupt as interrupt:
-        cause = "Terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "Interrupted"
+        cause = cause_of(interrupt)
         if config is None:  # still checking the config (e.g. importing a user's policy module)
             print(f"\n{cause} while checking {args.file}: nothing ran and nothing was written.",
                   file=sys.stderr)
