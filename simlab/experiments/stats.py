@@ -1,5 +1,13 @@
 """The statistics of the reports: intervals for a win rate, claim tests, comparisons.
 
+One thin typed wrapper over statsmodels and scipy, so every figure comes from a
+maintained, reviewed implementation of the standard method and matches R and other
+tools: Wilson's interval, Newcombe's interval for a difference of independent
+proportions, McNemar's exact test and Holm's adjustment from statsmodels; the exact
+binomial and Fisher tests from scipy. What neither has is written here, each with
+its reason: Newcombe's interval for a paired difference, the range of a claim's
+p-value over the unknowns, Fisher's p-value over a whole grid of tables at once.
+
 Unknown results (a solver out of budget) follow Blake and Gent's protocol: the
 reported range runs from the Wilson lower bound with every unknown counted as
 a loss to the Wilson upper bound with every unknown counted as a win.
@@ -10,7 +18,11 @@ from __future__ import annotations
 import math
 from typing import NamedTuple, Sequence
 
+import numpy as np
 from scipy import stats
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
 LEVEL = 0.95
 
@@ -24,15 +36,9 @@ def wilson_interval(successes: int, trials: int, level: float = LEVEL) -> tuple[
     """The Wilson score interval for ``successes`` out of ``trials`` (NaN, NaN if no trials)."""
     if trials <= 0:
         return math.nan, math.nan
-    z = z_value(level)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    # At p = 0 or 1 the bound is exact; rounding would leave it a hair off.
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return low, high
+    low, high = proportion_confint(successes, trials, alpha=1 - level, method="wilson")
+    # At 0 or all successes the bound is exact; rounding would leave it a hair off.
+    return (0.0 if successes == 0 else float(low)), (1.0 if successes == trials else float(high))
 
 
 class Range(NamedTuple):
@@ -118,20 +124,18 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
         only_a: deals that A won and B did not.
         only_b: deals that B won and A did not.
     """
-    discordant = only_a + only_b
-    if discordant == 0:
-        return 1.0
-    return float(stats.binomtest(only_a, discordant, 0.5).pvalue)
+    return float(mcnemar([[0, only_a], [only_b, 0]], exact=True).pvalue)
 
 
 def paired_difference_interval(both: int, only_a: int, only_b: int, neither: int,
                                level: float = LEVEL) -> tuple[float, float, float]:
     """Rate of A minus rate of B on the same deals, with Newcombe's score interval
-    for paired data (Newcombe 1998, method 10).
+    for paired data (Newcombe 1998, Statistics in Medicine 17:2635, method 10).
 
-    The correlation ``phi`` takes Newcombe's continuity correction when it is
-    positive: without it, deals on which both policies agree every time would
-    give an interval of zero width.
+    Written here: statsmodels has no paired difference interval. Its two Wilson
+    intervals are statsmodels'. The correlation ``phi`` takes Newcombe's continuity
+    correction when it is positive: without it, deals on which both policies agree
+    every time would give an interval of zero width.
 
     Returns:
         (difference, low, high).
@@ -156,18 +160,14 @@ def paired_difference_interval(both: int, only_a: int, only_b: int, neither: int
 def independent_difference_interval(won_a: int, n_a: int, won_b: int, n_b: int,
                                      level: float = LEVEL) -> tuple[float, float, float]:
     """Rate of A minus rate of B from independent samples, with Newcombe's hybrid
-    score interval (Newcombe 1998, method 10).
+    score interval (Newcombe 1998, Statistics in Medicine 17:873, method 10).
 
     Returns:
         (difference, low, high).
     """
-    p_a, p_b = won_a / n_a, won_b / n_b
-    low_a, high_a = wilson_interval(won_a, n_a, level)
-    low_b, high_b = wilson_interval(won_b, n_b, level)
-    difference = p_a - p_b
-    down = math.sqrt((p_a - low_a) ** 2 + (high_b - p_b) ** 2)
-    up = math.sqrt((high_a - p_a) ** 2 + (p_b - low_b) ** 2)
-    return difference, difference - down, difference + up
+    low, high = confint_proportions_2indep(won_a, n_a, won_b, n_b, method="newcomb", compare="diff",
+                                           alpha=1 - level)
+    return won_a / n_a - won_b / n_b, float(low), float(high)
 
 
 def fisher_exact(won_a: int, n_a: int, won_b: int, n_b: int) -> tuple[float, float]:
@@ -177,12 +177,46 @@ def fisher_exact(won_a: int, n_a: int, won_b: int, n_b: int) -> tuple[float, flo
     return float(odds_ratio), float(p_value)
 
 
+# scipy's relative tolerance for "as likely as the observed table" (R's is 1e-7).
+_FISHER_TIES = 1 + 1e-14
+
+
+def fisher_exact_p_range(won_a: tuple[int, int], n_a: int, won_b: tuple[int, int], n_b: int
+                         ) -> tuple[float, float]:
+    """The least and the largest of Fisher's two-sided p-values (as ``fisher_exact``)
+    over every table with A's wins in ``won_a`` (low, high) of ``n_a`` and B's in
+    ``won_b`` of ``n_b``.
+
+    Every table is computed: the two-sided p-value is not monotone in the counts
+    (on 25 deals against 11, 7 wins against 0 give p = 0.0756 and 8 wins 0.0757), so
+    the corners of the grid do not bound it. Written here because scipy's
+    ``fisher_exact`` takes about a millisecond a table: this computes each total's
+    hypergeometric distribution once (scipy's) and applies scipy's rule to every
+    table with that total (the p-value is the probability of the tables no more
+    likely than the one observed). The tests check it against scipy table by table.
+    """
+    least, largest = math.inf, -math.inf
+    for total in range(won_a[0] + won_b[0], won_a[1] + won_b[1] + 1):
+        a = np.arange(max(won_a[0], total - won_b[1]), min(won_a[1], total - won_b[0]) + 1)
+        p_values = _fisher_p_values(a, total, n_a, n_b)
+        least, largest = min(least, float(p_values.min())), max(largest, float(p_values.max()))
+    return least, largest
+
+
+def _fisher_p_values(won_a: np.ndarray, total: int, n_a: int, n_b: int) -> np.ndarray:
+    """Fisher's two-sided p-value of each table with ``won_a`` of ``n_a`` and ``total - won_a``
+    of ``n_b`` won."""
+    support = np.arange(max(0, total - n_b), min(n_a, total) + 1)
+    pmf = stats.hypergeom.pmf(support, n_a + n_b, n_a, total)
+    ordered = np.sort(pmf)
+    cumulative = np.cumsum(ordered)  # smallest first: the sum of the tables at most as likely
+    observed = pmf[won_a - support[0]]
+    summed = cumulative[np.searchsorted(ordered, observed * _FISHER_TIES, side="right") - 1]
+    return np.where(observed * _FISHER_TIES >= pmf.max(), 1.0, np.minimum(summed, 1.0))
+
+
 def holm(p_values: list[float]) -> list[float]:
     """Holm's step-down adjustment of a family of p-values (same order as given)."""
-    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
-    adjusted = [1.0] * len(p_values)
-    running = 0.0
-    for rank, index in enumerate(order):
-        running = max(running, min(1.0, (len(p_values) - rank) * p_values[index]))
-        adjusted[index] = running
-    return adjusted
+    if not len(p_values):
+        return []
+    return [float(p) for p in multipletests(p_values, method="holm")[1]]

@@ -13,7 +13,7 @@ from typing import Any, Iterable
 import numpy as np
 import pandas as pd
 
-from simlab.experiments import stats
+from simlab.experiments import resolutions, stats
 from simlab.experiments.config import Claim
 
 WON, LOST, UNKNOWN, ERROR = "won", "lost", "unknown", "error"
@@ -202,67 +202,113 @@ COMPARISON_COLUMNS = [
     "comparison", "within", "a", "b", "n_a", "n_b", "won_a", "won_b", "only_a", "only_b",
     "rate_a", "rate_b", "difference", "difference_low", "difference_high", "odds_ratio",
     "test", "p_value", "p_holm", "significant",
+    "unknown_a", "unknown_b", "rate_a_high", "rate_b_high", "unknown_pairs", "difference_min",
+    "difference_max", "p_min", "p_holm_min", "significance",
 ]
 
 
 def comparisons_table(frame: pd.DataFrame, level: float = stats.LEVEL) -> pd.DataFrame:
-    """Policies compared on the same deals (McNemar exact) and games compared per
-    policy (Fisher exact), with the difference in win rate and its interval.
+    """Every two policies of a game, and every two games of a policy, compared.
 
-    A deal counts as a success only when it was won (an unknown is not a win).
-    ``p_holm`` adjusts every p-value of the table together (Holm), and
-    ``significant`` is ``p_holm < 1 - level``.
+    Two cells that played the same deal numbers share PySolFC's shuffle, so they are
+    compared deal by deal on the deals both played (``comparison`` ends in ``(paired)``;
+    McNemar's exact test, Newcombe's paired interval); cells with no deal in common
+    are compared as independent samples (Fisher's exact test, Newcombe's hybrid
+    interval). ``test`` names the test and, when paired, the deals compared.
+
+    An unknown result may be a win or a loss (``simlab.experiments.resolutions``):
+    ``rate_a`` .. ``rate_a_high`` is A's win rate with its unknowns lost .. won;
+    ``difference`` (with every unknown lost) lies in ``difference_min`` ..
+    ``difference_max``; ``difference_low`` .. ``difference_high`` is the union of the
+    95% intervals of every resolution; ``p_value`` is the largest p-value over every
+    resolution and ``p_min`` the least. ``p_holm`` adjusts the ``p_value``s of the whole
+    table together (Holm) and ``significant`` is ``p_holm < 1 - level``: a difference is
+    called significant only when it is for every way the unknowns can resolve.
+    ``p_holm_min`` adjusts the ``p_min``s; Holm's adjustment never falls when a p-value
+    rises, so every resolution's adjusted p lies between ``p_holm_min`` and ``p_holm``.
+    ``significance``: ``significant``, ``undecided`` (not significant, but it might be
+    once the unknowns are resolved: ``p_holm_min`` is below the level) or ``not significant``.
     """
     played = players(frame[frame["verdict"] != ERROR])
-    rows = [*_policy_rows(played, level), *_game_rows(played, level)]
+    rows = [*_pairs(played, "game", "policy", "policies", level), *_pairs(played, "policy", "game", "games", level)]
     table = pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
-    table["p_holm"] = stats.holm(table["p_value"].tolist()) if len(table) else []
-    table["significant"] = table["p_holm"] < 1 - level
-    for column in ("only_a", "only_b"):
+    alpha = 1 - level
+    table["p_holm"] = stats.holm(table["p_value"].tolist())
+    table["p_holm_min"] = stats.holm(table["p_min"].tolist())
+    table["significant"] = table["p_holm"] < alpha
+    table["significance"] = [SIGNIFICANT if significant else UNDECIDED if low < alpha else NOT_SIGNIFICANT
+                             for significant, low in zip(table["significant"], table["p_holm_min"])]
+    for column in ("only_a", "only_b", "unknown_pairs"):
         table[column] = table[column].astype("Int64")
     return table
 
 
-def _policy_rows(played: pd.DataFrame, level: float) -> Iterable[dict[str, Any]]:
-    for game, group in _groups(played, "game"):
-        verdicts = group.pivot(index="deal", columns="policy", values="verdict")
-        for a, b in combinations(group["policy"].unique(), 2):
-            # Pair only the deals both policies played to a verdict.
-            paired = verdicts[[a, b]].dropna()
-            yield _paired_row(game, a, b, paired[a] == WON, paired[b] == WON, level)
+SIGNIFICANT, UNDECIDED, NOT_SIGNIFICANT = "significant", "undecided", "not significant"
 
 
-def _paired_row(game: str, a: str, b: str, won_a: pd.Series, won_b: pd.Series,
+def _pairs(played: pd.DataFrame, within: str, compared: str, kind: str,
+           level: float) -> Iterable[dict[str, Any]]:
+    """Every two cells of each ``within`` group (a game, or a policy) compared."""
+    for name, group in _groups(played, within):
+        cells = {key: cell.set_index("deal")["verdict"] for key, cell in _groups(group, compared)}
+        for a, b in combinations(cells, 2):
+            yield _comparison_row(kind, name, a, b, cells[a], cells[b], level)
+
+
+def _comparison_row(kind: str, within: str, a: str, b: str, verdicts_a: pd.Series, verdicts_b: pd.Series,
+                    level: float) -> dict[str, Any]:
+    """Paired on the deals both cells played, else independent; see ``comparisons_table``."""
+    common = verdicts_a.index.intersection(verdicts_b.index)
+    if len(common):
+        return _paired_row(kind, within, a, b, verdicts_a[common], verdicts_b[common], level)
+    return _independent_row(kind, within, a, b, verdicts_a, verdicts_b, level)
+
+
+def _paired_row(kind: str, within: str, a: str, b: str, verdicts_a: pd.Series, verdicts_b: pd.Series,
                 level: float) -> dict[str, Any]:
-    both, only_a = int((won_a & won_b).sum()), int((won_a & ~won_b).sum())
-    only_b, neither = int((~won_a & won_b).sum()), int((~won_a & ~won_b).sum())
-    n = len(won_a)
-    difference, low, high = (stats.paired_difference_interval(both, only_a, only_b, neither, level)
-                             if n else (np.nan,) * 3)
+    pairs = resolutions.PairedVerdicts.count(verdicts_a, verdicts_b)
+    result = resolutions.paired_comparison(pairs, level)
+    n = pairs.deals
+    both, only_a, only_b, _ = pairs.unknowns_lost()
+    unknown_a = pairs.unknown_lost + pairs.unknown_won + pairs.unknown_unknown
+    unknown_b = pairs.won_unknown + pairs.lost_unknown + pairs.unknown_unknown
     return {
-        "comparison": "policies (paired)", "within": game, "a": a, "b": b, "n_a": n, "n_b": n,
-        "won_a": both + only_a, "won_b": both + only_b, "only_a": only_a, "only_b": only_b,
-        "rate_a": (both + only_a) / n if n else np.nan, "rate_b": (both + only_b) / n if n else np.nan,
-        "difference": difference, "difference_low": low, "difference_high": high,
+        "comparison": f"{kind} (paired)", "test": f"mcnemar_exact (paired, {n} deals)",
+        "only_a": only_a, "only_b": only_b, "unknown_pairs": pairs.unknown_pairs,
         "odds_ratio": only_a / only_b if only_b else (np.inf if only_a else np.nan),
-        "test": "McNemar exact", "p_value": stats.mcnemar_exact(only_a, only_b),
+        **_common_columns(within, a, b, (both + only_a, unknown_a, n), (both + only_b, unknown_b, n), result),
     }
 
 
-def _game_rows(played: pd.DataFrame, level: float) -> Iterable[dict[str, Any]]:
-    for policy, group in _groups(played, "policy"):
-        counts = {game: (int((g["verdict"] == WON).sum()), len(g)) for game, g in _groups(group, "game")}
-        for a, b in combinations(counts, 2):
-            (won_a, n_a), (won_b, n_b) = counts[a], counts[b]
-            difference, low, high = stats.independent_difference_interval(won_a, n_a, won_b, n_b, level)
-            odds_ratio, p_value = stats.fisher_exact(won_a, n_a, won_b, n_b)
-            yield {
-                "comparison": "games (independent)", "within": policy, "a": a, "b": b,
-                "n_a": n_a, "n_b": n_b, "won_a": won_a, "won_b": won_b, "only_a": pd.NA,
-                "only_b": pd.NA, "rate_a": won_a / n_a, "rate_b": won_b / n_b,
-                "difference": difference, "difference_low": low, "difference_high": high,
-                "odds_ratio": odds_ratio, "test": "Fisher exact", "p_value": p_value,
-            }
+def _independent_row(kind: str, within: str, a: str, b: str, verdicts_a: pd.Series, verdicts_b: pd.Series,
+                     level: float) -> dict[str, Any]:
+    side_a, side_b = _counts(verdicts_a), _counts(verdicts_b)
+    result = resolutions.independent_comparison(*side_a, *side_b, level)
+    odds_ratio, _ = stats.fisher_exact(side_a[0], side_a[2], side_b[0], side_b[2])
+    return {
+        "comparison": f"{kind} (independent)", "test": "fisher_exact (independent)",
+        "only_a": pd.NA, "only_b": pd.NA, "unknown_pairs": pd.NA, "odds_ratio": odds_ratio,
+        **_common_columns(within, a, b, side_a, side_b, result),
+    }
+
+
+def _counts(verdicts: pd.Series) -> tuple[int, int, int]:
+    """(won, unknown, played) of one cell."""
+    return int((verdicts == WON).sum()), int((verdicts == UNKNOWN).sum()), len(verdicts)
+
+
+def _common_columns(within: str, a: str, b: str, side_a: tuple[int, int, int], side_b: tuple[int, int, int],
+                    result: resolutions.Comparison) -> dict[str, Any]:
+    """The columns of every row: each side's (won, unknown, deals) and the comparison."""
+    (won_a, unknown_a, n_a), (won_b, unknown_b, n_b) = side_a, side_b
+    return {
+        "within": within, "a": a, "b": b, "n_a": n_a, "n_b": n_b, "won_a": won_a, "won_b": won_b,
+        "rate_a": won_a / n_a, "rate_b": won_b / n_b, "unknown_a": unknown_a, "unknown_b": unknown_b,
+        "rate_a_high": (won_a + unknown_a) / n_a, "rate_b_high": (won_b + unknown_b) / n_b,
+        "difference": result.difference, "difference_min": result.difference_min,
+        "difference_max": result.difference_max, "difference_low": result.low, "difference_high": result.high,
+        "p_value": result.p_max, "p_min": result.p_min,
+    }
 
 
 CRITICAL_COLUMNS = [
