@@ -108,16 +108,24 @@ def test_claims_and_comparisons(tiny_run: tuple[Path, pd.DataFrame]) -> None:
     assert claims["verdict"].tolist()[1] == "inconsistent"  # 90% for random play: no
     assert claims["p_value"].between(0, 1).all()
     comparisons = pd.read_csv(folder / "comparisons.csv")
-    # 2 games x 1 policy pair (McNemar) + 2 policies x 1 game pair (Fisher).
-    assert comparisons["test"].value_counts().to_dict() == {"McNemar exact": 2, "Fisher exact": 2}
-    paired = comparisons[comparisons["test"] == "McNemar exact"].iloc[1]
+    # 2 games x 1 policy pair + 2 policies x 1 game pair, every cell on deals 1-20: all paired by deal.
+    assert comparisons["test"].tolist() == ["mcnemar_exact (paired, 20 deals)"] * 4
+    assert comparisons["comparison"].tolist() == ["policies (paired)"] * 2 + ["games (paired)"] * 2
+    paired = comparisons.iloc[1]
     cell = frame[frame["game"] == "citadel"].pivot(index="deal", columns="policy", values="verdict") == "won"
     assert paired["only_a"] == (cell["random"] & ~cell["heuristic"]).sum()
     assert paired["only_b"] == (~cell["random"] & cell["heuristic"]).sum()
+    games = comparisons.iloc[3]
+    cell = frame[frame["policy"] == "heuristic"].pivot(index="deal", columns="game", values="verdict") == "won"
+    assert games[["within", "a", "b"]].tolist() == ["heuristic", "beleaguered_castle", "citadel"]
+    assert games["only_a"] == (cell["beleaguered_castle"] & ~cell["citadel"]).sum()
+    assert games["only_b"] == (~cell["beleaguered_castle"] & cell["citadel"]).sum()
     assert (comparisons["p_holm"] >= comparisons["p_value"]).all()
+    assert (comparisons["p_min"] == comparisons["p_value"]).all()  # no unknowns: one resolution
     report = (folder / "report.md").read_text()
     assert "**inconsistent**: wildly wrong: random wins 90% of citadel deals. We measured 0.0%" in report
     assert "![Win rate by game and policy](win_rates.png)" in report
+    assert "4 comparisons, 4 of them paired" in report
     assert "## Manifest" in report and "git commit" in report
 
 

@@ -142,20 +142,48 @@ def _names(policies: list[str]) -> str:
 
 
 def _best_policy_sentence(game: str, group: pd.DataFrame) -> str:
-    """Which policy won the most and the fewest deals, ties named as ties."""
+    """Which policy won the most and the fewest deals, ties named as ties. Each win rate is
+    a range while unknowns remain (won / played to (won + unknown) / played), and one
+    policy is named only when its range lies wholly beyond every other's."""
     group = group[group["played"] > 0]
     if group.empty:
         return f"- {game}: no deal was played."
-    if group["won"].max() == 0:
+    low, high = group["won"] / group["played"], (group["won"] + group["unknown"]) / group["played"]
+    if high.max() == 0:
         return f"- {game}: no policy won a deal."
-    rates = group["win_rate"]
-    best = group[rates == rates.max()]["policy"].tolist()
-    worst = group[rates == rates.min()]["policy"].tolist()
-    if len(best) == len(group):
-        return f"- {game}: every policy won {percent(rates.max())} of its deals."
-    verb = "won" if len(best) == 1 else "tied for"
-    sentence = f"- {game}: {_names(best)} {verb} the most deals ({percent(rates.max())})"
-    return sentence + f", {_names(worst)} the fewest ({percent(rates.min())})."
+    if len(group) > 1 and (group["unknown"] == 0).all() and low.nunique() == 1:
+        return f"- {game}: every policy won {percent(low.max())} of its deals."
+    best, worst = group[high >= low.max()], group[low <= high.min()]  # whose range reaches the end
+    if len(best) == len(worst) == len(group) > 1:
+        return f"- {game}: {_unranked(group, 'which policy won the most or the fewest deals')}."
+    most = _ranked_end(best, "won the most deals", "tied for the most deals", "which won the most deals")
+    fewest = _ranked_end(worst, "the fewest", "tied for the fewest", "which won the fewest")
+    separator = "; " if "cannot be told" in most + fewest else ", "
+    return f"- {game}: {most}{separator}{fewest}."
+
+
+def _ranked_end(candidates: pd.DataFrame, one: str, tied: str, which: str) -> str:
+    """The policy at one end of the ranking, given every policy whose range reaches that end."""
+    first = candidates.iloc[0]
+    if len(candidates) == 1:
+        return f"{first['policy']} {one} ({_rate_range(first['won'], first['unknown'], first['played'])})"
+    if not candidates["unknown"].any():
+        return f"{_names(candidates['policy'].tolist())} {tied} ({percent(first['won'] / first['played'])})"
+    return _unranked(candidates, which)
+
+
+def _unranked(cells: pd.DataFrame, which: str) -> str:
+    """Why some policies cannot be ranked yet: their win-rate ranges overlap."""
+    ranges = ", ".join(f"{r.policy} {_rate_range(r.won, r.unknown, r.played)}" for r in cells.itertuples())
+    return (f"{which} cannot be told yet between {_names(cells['policy'].tolist())}: their win-rate ranges "
+            f"overlap ({ranges}) while {int(cells['unknown'].sum())} of their results are unknown")
+
+
+def _rate_range(won: int, unknown: int, played: int) -> str:
+    """A win rate, or its range from every unknown lost to every unknown won."""
+    if not unknown:
+        return percent(won / played)
+    return f"{interval(won / played, (won + unknown) / played)} with {unknown} unknown"
 
 
 def _claims(claims: pd.DataFrame, config: ExperimentConfig) -> str:
@@ -194,20 +222,44 @@ def _p_range(claim: Any) -> str:
 def _comparisons(comparisons: pd.DataFrame) -> str:
     if comparisons.empty:
         return ""
-    significant = comparisons[comparisons["significant"]]
+    significant = comparisons[comparisons["significance"] == "significant"]
+    undecided = comparisons[comparisons["significance"] == "undecided"]
+    paired = int(comparisons["comparison"].str.endswith("(paired)").sum())
     lines = ["## Comparisons\n",
-             f"{len(comparisons)} comparisons: policies on the same deals by McNemar's exact test, "
-             "games by Fisher's exact test; p-values adjusted together by Holm's method. "
-             "A deal counts as a success only when won. "
+             f"{len(comparisons)} comparisons, {paired} of them paired: two cells that played the same deal "
+             "numbers share PySolFC's shuffle, so they are compared deal by deal on the deals both played "
+             "(McNemar's exact test, Newcombe's paired interval); cells with no deal in common by Fisher's exact "
+             "test (Newcombe's hybrid interval). The `test` column of `comparisons.csv` names each row's test. "
+             "A deal counts as a success only when won. An unknown result may be a win or a loss, so a "
+             "comparison with unknowns gives each figure as its range over every way they can resolve, and it "
+             "is significant only when it is so for every one of them (Holm's adjustment of the whole table, "
+             "applied to the largest p-values). "
              f"Significant at the 95% level: {len(significant)}.\n"]
-    for c in significant.head(MAX_LISTED_COMPARISONS).itertuples():
-        lines.append(f"- {c.within}: {c.a} {percent(c.rate_a)} vs {c.b} {percent(c.rate_b)}, "
-                     f"difference {100 * c.difference:+.1f} points "
-                     f"(95% CI {100 * c.difference_low:+.1f} to {100 * c.difference_high:+.1f}), "
-                     f"{c.test}, adjusted p = {c.p_holm:.3g}.")
+    lines += [_comparison_line(c) for c in significant.head(MAX_LISTED_COMPARISONS).itertuples()]
     if len(significant) > MAX_LISTED_COMPARISONS:
         lines.append(f"- … and {len(significant) - MAX_LISTED_COMPARISONS} more in `comparisons.csv`.")
+    if len(undecided):
+        lines.append(f"\nUndecided: {len(undecided)}, not significant as the results stand but perhaps once "
+                     "their unknowns are resolved (`significance` in `comparisons.csv`):\n")
+        lines += [_comparison_line(c) for c in undecided.head(MAX_LISTED_COMPARISONS).itertuples()]
+        if len(undecided) > MAX_LISTED_COMPARISONS:
+            lines.append(f"- … and {len(undecided) - MAX_LISTED_COMPARISONS} more in `comparisons.csv`.")
     return "\n".join(lines) + "\n"
+
+
+def _comparison_line(c: Any) -> str:
+    """One comparison: both win rates, the difference with its interval, the test and p."""
+    unknown = c.unknown_a + c.unknown_b
+    rate_a = _rate_range(c.won_a, c.unknown_a, c.n_a)
+    rate_b = _rate_range(c.won_b, c.unknown_b, c.n_b)
+    difference = (f"{100 * c.difference:+.1f} points" if not unknown else
+                  f"{100 * c.difference_min:+.1f} to {100 * c.difference_max:+.1f} points")
+    test = (f"McNemar's exact test on the {c.n_a} deals both played" if c.comparison.endswith("(paired)")
+            else "Fisher's exact test (no deal in common)")
+    p_value = (f"adjusted p = {c.p_holm:.3g}" if not unknown else
+               f"adjusted p = {c.p_holm_min:.3g} to {c.p_holm:.3g} over the ways the {unknown} unknowns resolve")
+    return (f"- {c.within}: {c.a} {rate_a} vs {c.b} {rate_b}, difference {difference} "
+            f"(95% CI {100 * c.difference_low:+.1f} to {100 * c.difference_high:+.1f}), {test}, {p_value}.")
 
 
 def _critical_decisions(deals: pd.DataFrame, figures: list[str]) -> str:
