@@ -10,7 +10,8 @@ only modules listed before it:
   worker costs its deal, not the run).
 - ``lock``, ``history``: one run per folder; what changed since the folder's last run.
 - ``progress``: progress bars, or log lines when the output is not a terminal.
-- ``stats``, ``tables``: intervals, claim tests, comparisons.
+- ``stats``, ``resolutions``, ``tables``: intervals and tests (statsmodels, scipy), their ranges
+  over the ways unknown results resolve, the tables (claims, comparisons paired by deal).
 - ``plots``, ``markdown``, ``report``: figures, ``report.md`` and the output files.
 - ``runner``: planning, dispatch (the pool, joblib threads, or dask), resuming.
 - ``rebuild``: the output files again from the database (``simlab report``).

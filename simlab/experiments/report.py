@@ -29,7 +29,7 @@ from simlab.version import __version__
 RESOLVED_CONFIG = "config.resolved.yaml"  # the config as run, written by the runner
 MANIFEST = "manifest.json"
 ERRORS = "errors.txt"
-PACKAGES = ("numpy", "pandas", "scipy", "joblib", "numba", "matplotlib", "PyYAML", "tqdm",
+PACKAGES = ("numpy", "pandas", "scipy", "statsmodels", "joblib", "numba", "matplotlib", "PyYAML", "tqdm",
             "dask", "distributed")
 
 
