@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
 
 from simlab.experiments import stats
@@ -74,14 +75,10 @@ class PairedVerdicts(NamedTuple):
 
     @classmethod
     def count(cls, a: pd.Series, b: pd.Series) -> PairedVerdicts:
-        """Count the verdicts ``a`` and ``b`` (won, lost or unknown) of the same deals."""
-        pairs = pd.Series(list(zip(a, b)), dtype=object).value_counts()
-
-        def n(x: str, y: str) -> int:
-            return int(pairs.get((x, y), 0))
-
-        return cls(n(WON, WON), n(WON, LOST), n(LOST, WON), n(LOST, LOST), n(WON, UNKNOWN),
-                   n(UNKNOWN, LOST), n(UNKNOWN, WON), n(LOST, UNKNOWN), n(UNKNOWN, UNKNOWN))
+        """Count the verdicts ``a`` and ``b`` (won, lost or unknown) of the same deals, in order."""
+        n = np.bincount(3 * _codes(a) + _codes(b), minlength=9)  # index 3 * A's verdict + B's
+        return cls(*(int(n[3 * x + y]) for x, y in ((0, 0), (0, 1), (1, 0), (1, 1), (0, 2), (2, 1), (2, 0),
+                                                      (1, 2), (2, 2))))
 
     @property
     def deals(self) -> int:
@@ -106,6 +103,14 @@ class PairedVerdicts(NamedTuple):
         """(both, only A, only B, neither) with every unknown resolved for B."""
         return (self.both + self.won_unknown, self.only_a, self.only_b + self.unknown_won
                 + self.lost_unknown + self.unknown_unknown, self.neither + self.unknown_lost)
+
+
+def _codes(verdicts: pd.Series) -> np.ndarray:
+    """0 for won, 1 for lost, 2 for unknown."""
+    values = verdicts.to_numpy()
+    if not np.isin(values, (WON, LOST, UNKNOWN)).all():
+        raise ValueError(f"verdicts must be {WON}, {LOST} or {UNKNOWN}, not {sorted(set(values))}")
+    return (values == LOST).astype(np.int64) + 2 * (values == UNKNOWN)
 
 
 def paired_comparison(verdicts: PairedVerdicts, level: float = stats.LEVEL) -> Comparison:
