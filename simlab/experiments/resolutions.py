@@ -14,9 +14,10 @@ Why the ranges are exact (the p-value's least and largest value over every resol
   or the other. The exact p-value ``min(1, 2 P(Bin(b + c, 1/2) <= min(b, c)))`` falls
   as the larger count grows and rises as the smaller one grows (a binomial of one more
   trial is at most one larger), so it is least at one of the two corners (every unknown
-  for A, or every one for B) and largest at the corner nearest ``b = c``, or 1 when
-  some resolution brings ``|b - c|`` to 1 or less (every difference between the two
-  corners' is reachable).
+  for A, or every one for B). It is 1 when some resolution brings ``|b - c|`` to 1 or
+  less (``b - c`` takes every value between the two corners'); else the same side is
+  ahead in every resolution, and p is largest at the corner that gives every unknown
+  to the side behind.
 - Fisher: its two-sided p-value is not monotone in the counts, so every table of the
   grid of A's and B's possible wins is computed (``stats.fisher_exact_p_range``).
 - Intervals: the reported interval is the union of the intervals of every resolution.

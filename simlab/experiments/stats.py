@@ -190,7 +190,8 @@ def fisher_exact_p_range(won_a: tuple[int, int], n_a: int, won_b: tuple[int, int
     Every table is computed: the two-sided p-value is not monotone in the counts
     (on 25 deals against 11, 7 wins against 0 give p = 0.0756 and 8 wins 0.0757), so
     the corners of the grid do not bound it. Written here because scipy's
-    ``fisher_exact`` takes about a millisecond a table: this computes each total's
+    ``fisher_exact`` computes one table a call, and a grid holds (unknowns of A + 1) x
+    (unknowns of B + 1) tables: this computes each total's
     hypergeometric distribution once (scipy's) and applies scipy's rule to every
     table with that total (the p-value is the probability of the tables no more
     likely than the one observed). The tests check it against scipy table by table.
