@@ -23,7 +23,7 @@ def cell(game: str, policy: str, information: str, verdicts: list[str],
     n = len(verdicts)
     frame = pd.DataFrame({
         "game": game, "policy": policy, "information": information, "deal": np.arange(1, n + 1),
-        "verdict": verdicts, "end_reason": ["won" if v == "won" else "stuck" for v in verdicts],
+        "verdict": verdicts, "end_reason": ["won" if v == "won" else "no_moves" for v in verdicts],
         "moves": 10, "cards_home": 20, "nodes": 0, "cpu_seconds": 0.1, "error": "",
     })
     frame["bound_value"] = values if values is not None else np.nan
