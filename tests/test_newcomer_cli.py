@@ -5,7 +5,6 @@ dead end from a player giving up, and tables that name the parameters of a varia
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from numba import njit
 
 from simlab import POLICIES, cli, make_game, make_policy
