@@ -5,6 +5,7 @@ dead end from a player giving up, and tables that name the parameters of a varia
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from numba import njit
 
 from simlab import POLICIES, cli, make_game, make_policy
@@ -169,3 +170,22 @@ def test_a_given_label_wins_and_defaults_read_bare() -> None:
     games, _ = labels([{"name": "citadel", "params": {"deal": "pysolfc"}},
                        {"name": "citadel", "params": {"deal": "hoyle"}, "label": "hoyle"}])
     assert games == ["citadel", "hoyle"]
+
+
+def test_a_claim_may_name_the_only_component_of_that_name() -> None:
+    config = config_from_dict({"name": "t", "root_seed": 1, "deals": [1], "games": ["citadel"],
+                               "policies": [{"name": "solver", "params": {"budget": 1000}}],
+                               "claims": [{"game": "citadel", "policy": "solver", "win_rate": 0.5,
+                                           "source": "s"}]})
+    assert config.claims[0].policy == "solver (budget=1000)"
+
+
+def test_a_name_two_components_share_must_be_a_label() -> None:
+    from simlab.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="claims\\[0\\].policy must name a policy"):
+        config_from_dict({"name": "t", "root_seed": 1, "deals": [1], "games": ["citadel"],
+                          "policies": [{"name": "solver", "params": {"budget": 2000}},
+                                       {"name": "solver", "params": {"budget": 1000}}],
+                          "claims": [{"game": "citadel", "policy": "solver", "win_rate": 0.5,
+                                      "source": "s"}]})

@@ -579,8 +579,12 @@ class _Validator:
         )
 
     def label(self, path: str, value: Any, components: tuple[Component, ...], kind: str) -> str:
-        """A claim's game or policy: one of the labels this config defines."""
+        """A claim's game or policy: one of the labels this config defines, or the name of
+        exactly one of its components (a default label adds the parameters to the name)."""
         labels = tuple(c.label for c in components)
+        named = [c.label for c in components if c.name == value]
+        if value not in labels and len(named) == 1:
+            return named[0]
         if value not in labels:
             self.fail(path, f" must name a {kind} of this experiment. Got {_describe(value)}."
                       f"{did_you_mean(str(value), labels)} This experiment's {kind} labels: "
