@@ -60,3 +60,16 @@ def test_terminal_cell_bars_show_unknowns(tmp_path: Path, capsys: pytest.Capture
                   execution=SEQUENTIAL)
     api.run(data, progress=True)
     assert re.search(r"citadel / fake .* win +[\d.]+%, \d+ unknown", capsys.readouterr().err)
+
+
+def test_before_the_first_deal_the_log_says_it_is_starting() -> None:
+    import io
+    import time
+
+    line = progress.Progress.__new__(progress.Progress)  # only what log_line reads
+    line.stream, line.done, line.total, line.failed, line.counts = io.StringIO(), 0, 8, 0, {}
+    line.started = line.last_line = line.last_rates = time.monotonic()
+    line.log_line()
+    text = line.stream.getvalue()
+    assert text.rstrip().endswith(f"0/8 deals, {progress.STARTING}") and "ETA" not in text
+    assert len(text.rstrip()) <= progress.LOG_WIDTH

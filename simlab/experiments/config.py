@@ -580,14 +580,17 @@ class _Validator:
 
     def label(self, path: str, value: Any, components: tuple[Component, ...], kind: str) -> str:
         """A claim's game or policy: one of the labels this config defines, or the name of
-        exactly one of its components (a default label adds the parameters to the name)."""
+        exactly one of its components without a label of its own (its default label adds
+        the parameters that differ from the defaults to the name: ``default_label``)."""
         labels = tuple(c.label for c in components)
-        named = [c.label for c in components if c.name == value]
+        named = [c.label for c in components
+                 if c.name == value and (c.label == c.name or c.label.startswith(f"{c.name} ("))]
         if value not in labels and len(named) == 1:
             return named[0]
         if value not in labels:
+            bare = tuple(c.name for c in components if c.label.startswith(f"{c.name} ("))
             self.fail(path, f" must name a {kind} of this experiment. Got {_describe(value)}."
-                      f"{did_you_mean(str(value), labels)} This experiment's {kind} labels: "
+                      f"{did_you_mean(str(value), bare + labels)} This experiment's {kind} labels: "
                       f"{', '.join(labels)}.")
         return value
 

@@ -25,6 +25,8 @@ MAX_CELL_BARS = 24  # beyond this, one line per cell would not fit a screen
 LOG_SECONDS = 5.0  # between two log lines when the output is not a terminal
 RATES_SECONDS = 30.0  # between two listings of the cells' win rates in the log
 LOG_WIDTH = 100  # characters a logged line wraps at
+# Until the first deal ends: in a fresh checkout each worker first compiles the kernels.
+STARTING = "starting (a fresh checkout first compiles the kernels, about a minute)"
 
 
 class CellCounts:
@@ -86,6 +88,8 @@ class Progress:
                             dynamic_ncols=True, position=0, file=self.stream)
         if bars and len(cells) <= MAX_CELL_BARS:
             self._open_cell_bars(config, cells)
+        if bars and self.total:
+            self.overall.set_postfix_str(STARTING)
 
     @staticmethod
     def _stored_counts(config: ExperimentConfig, cells: list[Cell], store: ResultStore) -> dict[str, CellCounts]:
@@ -120,8 +124,8 @@ class Progress:
         failed = sum(row["verdict"] == "error" for row in rows)
         self.failed += failed
         self.done += len(rows)
-        if failed:
-            self.overall.set_postfix_str(f"failed {self.failed}", refresh=False)
+        if failed or (rows and self.done == len(rows)):  # a failure, or the first deals: no longer starting
+            self.overall.set_postfix_str(f"failed {self.failed}" if self.failed else "", refresh=False)
         self.overall.update(len(rows))
         key = rows[0]["cell"] if rows else None
         if key in self.counts:
@@ -141,9 +145,12 @@ class Progress:
         eta = timedelta(seconds=round((self.total - self.done) / rate)) if rate else "unknown"
         unknown = sum(c.unknown for c in self.counts.values())
         notes = (f", {unknown} unknown" if unknown else "") + (f", {self.failed} failed" if self.failed else "")
-        print(f"[{time.strftime('%H:%M:%S')}] {self.done}/{self.total} deals "
-              f"({100 * self.done / max(self.total, 1):.0f}%), {rate:.1f} deals/s, ETA {eta}{notes}",
-              file=self.stream, flush=True)
+        done = f"[{time.strftime('%H:%M:%S')}] {self.done}/{self.total} deals"
+        if not self.done and self.total:  # no rate or ETA to give yet
+            print(f"{done}, {STARTING}", file=self.stream, flush=True)
+        else:
+            print(f"{done} ({100 * self.done / max(self.total, 1):.0f}%), {rate:.1f} deals/s, ETA {eta}{notes}",
+                  file=self.stream, flush=True)
         if self.counts and (rates or self.last_line - self.last_rates >= RATES_SECONDS):
             self.last_rates = self.last_line
             cells = [f"{c.label} {c.rate().strip()}{c.unknowns()}" for c in self.counts.values()]
