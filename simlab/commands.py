@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import textwrap
 from typing import Any, Mapping
 
 from simlab.boards import deal_json, fcs_board
@@ -91,17 +93,29 @@ def policies_command(args: argparse.Namespace) -> int:
     """List every policy: name, summary and parameters (``max_moves`` included)."""
     for name in POLICIES.names():
         cls = POLICIES.get(name)
-        summary = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
-        print(f"{name}: {summary}")
+        print(textwrap.fill(f"{name}: {summary(cls.__doc__)}", width=100, subsequent_indent="    "))
         _print_parameters(cls.all_parameters())
     return 0
+
+
+def summary(doc: str | None) -> str:
+    """A class docstring's first paragraph as one plain line: reST literals (````x````) shown
+    as ``x``, pointers to the module's docstring left out (a reader of the list has none)."""
+    paragraph = " ".join((doc or "").strip().split("\n\n")[0].split())
+    return plain(re.sub(r" \((see )?(the )?module doc(string)?\)", "", paragraph))
 
 
 def _print_parameters(parameters: Mapping[str, Param]) -> None:
     if not parameters:
         print("    (no parameters)")
     for key, param in parameters.items():
-        print(f"    {key}={param.default!r}  ({param.describe()}) {param.doc}")
+        line = f"{key}={param.default!r}  ({param.describe()}) {plain(param.doc)}"
+        print(textwrap.fill(line, width=100, initial_indent="    ", subsequent_indent="        "))
+
+
+def plain(text: str) -> str:
+    """reST literals (````x````) as ``x``."""
+    return re.sub(r"``(.+?)``", r"\1", text)
 
 
 def deal_command(args: argparse.Namespace) -> int:
@@ -130,11 +144,30 @@ def play_command(args: argparse.Namespace) -> int:
     if args.show:
         _show_replay(game, args.deal, record)
     total = 52 * game.table.decks
-    print(f"{record.verdict} ({record.end_reason}) after {record.move_count} moves, "
-          f"{record.cards_home} of {total} cards home")
+    print(f"{outcome(record)} after {record.move_count} moves, {record.cards_home} of {total} cards home")
     if not args.show:
         print("moves: " + (" ".join(str(m) for m in record.moves) or "none"))
     return 0
+
+
+# Why a play ended, for a person (``PlayRecord.end_reason``).
+END_WORDS = {
+    "no_moves": "no legal move left",
+    "gave_up": "legal moves left, none the policy would make",
+    "repeat": "a position came back",
+    "move_cap": "the move cap ran out",
+    "exhausted": "the search proved no win is left",
+    "budget": "the search's budget ran out",
+    "memory": "the search's table filled",
+}
+
+
+def outcome(record: PlayRecord) -> str:
+    """``won``, or the verdict with why play ended: ``lost (gave_up: legal moves left, ...)``."""
+    if record.end_reason == record.verdict:
+        return record.verdict
+    words = END_WORDS.get(record.end_reason)
+    return f"{record.verdict} ({record.end_reason}{': ' + words if words else ''})"
 
 
 def _show_replay(game: Game, deal: int, record: PlayRecord) -> None:

@@ -23,7 +23,7 @@ def cell(game: str, policy: str, information: str, verdicts: list[str],
     n = len(verdicts)
     frame = pd.DataFrame({
         "game": game, "policy": policy, "information": information, "deal": np.arange(1, n + 1),
-        "verdict": verdicts, "end_reason": ["won" if v == "won" else "stuck" for v in verdicts],
+        "verdict": verdicts, "end_reason": ["won" if v == "won" else "no_moves" for v in verdicts],
         "moves": 10, "cards_home": 20, "nodes": 0, "cpu_seconds": 0.1, "error": "",
     })
     frame["bound_value"] = values if values is not None else np.nan
@@ -120,6 +120,10 @@ def test_the_store_keeps_a_bound_value(tmp_path: Path) -> None:
     assert rows.loc[3, "bound_value"] == 0.625 and pd.isna(rows.loc[4, "bound_value"])
 
 
+# the default label names the parameters that differ from the defaults
+BOUND = "relaxation_bound (samples=1, final_samples=2, final_budget=2000)"
+
+
 def test_a_run_with_a_relaxation_bound_writes_its_bracket(tmp_path: Path) -> None:
     import simlab
 
@@ -131,7 +135,7 @@ def test_a_run_with_a_relaxation_bound_writes_its_bracket(tmp_path: Path) -> Non
         "execution": {"n_jobs": 1}, "output": str(tmp_path / "out"),
     }
     frame = simlab.run(config, progress=False)
-    bound = frame[frame["policy"] == "relaxation_bound"]
+    bound = frame[frame["policy"] == BOUND]
     assert (bound["information"] == "relaxation").all()  # also where nothing is hidden
     lucie = bound[bound["game"] == "la_belle_lucie"]["bound_value"]
     assert lucie.notna().all() and lucie.between(0, 1).all()
@@ -140,9 +144,9 @@ def test_a_run_with_a_relaxation_bound_writes_its_bracket(tmp_path: Path) -> Non
     assert brackets["game"].tolist() == ["la_belle_lucie"]
     row = brackets.iloc[0]
     assert (row["lower_policy"], row["upper_policy"], row["upper_information"]) == (
-        "round_max", "relaxation_bound", "relaxation")
+        "round_max", BOUND, "relaxation")
     assert row["upper"] == pytest.approx(lucie.mean())
     report = (tmp_path / "out" / "report.md").read_text()
-    assert "## Perfect play bracketed" in report and "relaxation_bound [relaxation]" in report
+    assert "## Perfect play bracketed" in report and f"{BOUND} [relaxation]" in report
     comparisons = pd.read_csv(tmp_path / "out" / "comparisons.csv")
-    assert "relaxation_bound" not in set(comparisons["a"]) | set(comparisons["b"])
+    assert BOUND not in set(comparisons["a"]) | set(comparisons["b"])

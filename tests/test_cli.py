@@ -160,7 +160,7 @@ def test_play_prints_the_record(capsys):
     assert status == 0
     lines = out.splitlines()
     assert lines[0] == "citadel deal 5, policy heuristic, seed 0"
-    assert lines[1].startswith("won (won) after ") and lines[1].endswith("52 of 52 cards home")
+    assert lines[1].startswith("won after ") and lines[1].endswith("52 of 52 cards home")
     assert lines[2].startswith("moves: row")
 
 

@@ -54,7 +54,8 @@ def folder_state(folder: Path) -> dict[str, str]:
 def test_a_good_config_resolves_every_default() -> None:
     config = config_from_dict(GOOD, source="good.yaml")
     assert config.deals == (1, 2, 3, 4, 5, 6)
-    assert [g.label for g in config.games] == ["beleaguered_castle", "citadel"]
+    assert [g.label for g in config.games] == ["beleaguered_castle", "citadel (deal=hoyle)"]
+    assert [p.label for p in config.policies] == ["random (max_moves=500)", "greedy"]
     assert config.games[1].params == {"deal": "hoyle"}
     assert config.policies[0].params["max_moves"] == 500
     assert config.policies[1].params == {"max_moves": 2000, "play_on": False}

@@ -206,7 +206,7 @@ def test_failing_deals_are_recorded_and_the_run_exits_1(tmp_path: Path,
     assert result.returncode == 1, result.stderr
     frame = typed_deals(pd.read_csv(tmp_path / "out" / "deals.csv", keep_default_na=False))
     failed = frame[frame["verdict"] == "error"]
-    assert 0 < len(failed) < 20 and set(failed["policy"]) == {"experiment_helpers:Flaky"}
+    assert 0 < len(failed) < 20 and set(failed["policy"]) == {"experiment_helpers:Flaky (fail_rate=0.3)"}
     assert failed["error"].str.startswith("RuntimeError: flaky policy failed on purpose").all()
     assert f"{len(failed)} deal(s) failed" in result.stderr
     assert "errors.txt" in result.stderr

@@ -104,9 +104,11 @@ def test_records_replay(deal):
     if record.won:
         assert record.end_reason == "won" and replays_to_win(game, start, record.moves)
     elif record.verdict == "lost":
-        assert record.end_reason in {"stuck", "exhausted", "move_cap"}
-        if record.end_reason == "stuck":
+        assert record.end_reason in {"no_moves", "gave_up", "exhausted", "move_cap"}
+        if record.end_reason == "no_moves":
             assert not game.legal_moves(end)
+        if record.end_reason == "gave_up":
+            assert game.legal_moves(end)
     else:
         assert (record.verdict, record.end_reason) in {("unknown", "budget"), ("unknown", "memory")}
 

@@ -42,7 +42,7 @@ LADDER: dict[str, Any] = {
     "deals": {"start": 1, "count": 8},
     "games": ["citadel", "beleaguered_castle"],
     "policies": ["random", "greedy", "heuristic", {"name": "solver", "label": "solver_300", "params": {"budget": 300}},
-                 {"name": "solver", "params": {"budget": 200_000}}],
+                 {"name": "solver", "label": "solver", "params": {"budget": 200_000}}],
     "ladder": {"rungs": ["random", "greedy", "heuristic", "solver_300"], "perfect": "solver", "tries": 3},
     "execution": {"n_jobs": 1, "chunk_size": 3, "backend": "sequential"},
 }

@@ -80,7 +80,7 @@ LADDER_CONFIG = {
     "deals": {"start": 1, "count": 6},
     "games": ["beleaguered_castle"],
     "policies": ["tap", "greedy", {"name": "lookahead", "label": "lookahead_10", "params": {"budget": 10}},
-                 {"name": "solver", "params": {"budget": 200_000}}],
+                 {"name": "solver", "label": "solver", "params": {"budget": 200_000}}],
     "ladder": {"rungs": ["tap", "greedy", "lookahead_10"], "perfect": "solver", "tries": 2},
     "execution": {"n_jobs": 1},
 }

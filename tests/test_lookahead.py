@@ -69,7 +69,12 @@ def test_the_search_never_reaches_a_seen_position() -> None:
 def test_stops_when_the_search_proves_the_deal_lost() -> None:
     game = make_game("beleaguered_castle")
     record = make_policy("lookahead", budget=100_000).play(game, game.initial_state(1), np.random.default_rng(0))
-    assert (record.verdict, record.end_reason) == ("lost", "stuck")  # the solver proves deal 1 lost
+    # the solver proves deal 1 lost while legal moves are left: the player gives up
+    assert (record.verdict, record.end_reason) == ("lost", "gave_up")
+    end = game.initial_state(1)
+    for move in record.moves:
+        end = game.apply(end, move)
+    assert game.legal_moves(end)
 
 
 def with_hidden_cards_swapped(game: Game, state: State) -> State:

@@ -67,7 +67,7 @@ def test_a_changed_config_says_what_changed_and_the_report_lists_every_config(
     assert "holds results of another config. Changes:" in err
     assert "policies[1].params.max_moves: 2000 → 300" in err
     assert "keeps citadel / random: 6 deal(s) stored" in err
-    assert "plays citadel / greedy from the start: its policy parameters changed" in err
+    assert "plays citadel / greedy (max_moves=300) from the start: its policy parameters changed" in err
     report = (output / "report.md").read_text()
     section = report.split("## Configs this folder has seen")[1].split("\n## ")[0]
     assert section.count("\n- ") == 2 and "policies[1].params.max_moves: 2000 → 300" in section

@@ -63,12 +63,21 @@ MAX_TRIES = 1000  # tries per deal of a stochastic rung (each is a full play of 
 EXECUTION_KEYS = ("n_jobs", "backend", "chunk_size", "scheduler", "deal_timeout", "worker_memory")
 
 
+def default_label(name: str, params: dict[str, Any], defaults: dict[str, Any]) -> str:
+    """A component's label when the config gives none: its name, and the parameters that
+    differ from their defaults (``citadel (deal=hoyle)``), so tables never show two
+    different rule sets or players under one bare name."""
+    changed = [f"{key}={value}" for key, value in params.items() if key not in defaults or defaults[key] != value]
+    return f"{name} ({', '.join(changed)})" if changed else name
+
+
 @dataclass(frozen=True)
 class Component:
     """A game or policy of the experiment, its parameters resolved.
 
     Attributes:
-        label: how tables and claims name it (defaults to ``name``; unique per kind).
+        label: how tables and claims name it (unique per kind; by default ``name``, with the
+            parameters that differ from their defaults: ``citadel (deal=hoyle)``).
         name: the registered name, or ``module:Class`` for a user policy.
         params: every parameter with its checked value (defaults filled in).
         version: the class's ``version``; it changes only when behaviour changes.
@@ -503,11 +512,14 @@ class _Validator:
         params = item.get("params") or {}
         if not isinstance(params, dict):
             self.expect(f"{path}.params", "a mapping of parameter names to values", params)
-        label = self.label_text(f"{path}.label", item.get("label", name))
         if ":" in name and not self.import_policies:
+            label = self.label_text(f"{path}.label", item.get("label", default_label(name, params, {})))
             return Component(label=label, name=name, params=dict(params), version=0)
         cls = self.component_class(f"{path}.name", name, kind)
         resolved = self.parameters(f"{path}.params", cls, name, kind, params)
+        declared = cls.all_parameters() if hasattr(cls, "all_parameters") else cls.parameters  # a policy / a game
+        defaults = {key: param.default for key, param in declared.items()}
+        label = self.label_text(f"{path}.label", item.get("label", default_label(name, resolved, defaults)))
         return Component(label=label, name=name, params=resolved, version=int(cls.version),
                          code=code_of(cls, name))
 
@@ -567,11 +579,18 @@ class _Validator:
         )
 
     def label(self, path: str, value: Any, components: tuple[Component, ...], kind: str) -> str:
-        """A claim's game or policy: one of the labels this config defines."""
+        """A claim's game or policy: one of the labels this config defines, or the name of
+        exactly one of its components without a label of its own (its default label adds
+        the parameters that differ from the defaults to the name: ``default_label``)."""
         labels = tuple(c.label for c in components)
+        named = [c.label for c in components
+                 if c.name == value and (c.label == c.name or c.label.startswith(f"{c.name} ("))]
+        if value not in labels and len(named) == 1:
+            return named[0]
         if value not in labels:
+            bare = tuple(c.name for c in components if c.label.startswith(f"{c.name} ("))
             self.fail(path, f" must name a {kind} of this experiment. Got {_describe(value)}."
-                      f"{did_you_mean(str(value), labels)} This experiment's {kind} labels: "
+                      f"{did_you_mean(str(value), bare + labels)} This experiment's {kind} labels: "
                       f"{', '.join(labels)}.")
         return value
 

@@ -1,8 +1,10 @@
 """Progress: deals done, rate and ETA overall, and each cell's running win rate.
 
 On a terminal: an overall bar plus one bar per cell (with its unknown count).
-Elsewhere (a log file, ``| tee``, CI, nohup): one plain line every
-``LOG_SECONDS`` seconds, so a long run can still be watched.
+Elsewhere (a log file, ``| tee``, CI, nohup): one short plain line every
+``LOG_SECONDS`` seconds (deals, rate, ETA, unknowns), and the cells' running win
+rates, wrapped, at most every ``RATES_SECONDS`` seconds and at the end, so a
+long run can still be watched without lines too long to read.
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ from simlab.policies.record import UNKNOWN, WON
 
 MAX_CELL_BARS = 24  # beyond this, one line per cell would not fit a screen
 LOG_SECONDS = 5.0  # between two log lines when the output is not a terminal
-MAX_LOGGED_CELLS = 8  # cells whose win rate a log line shows
+RATES_SECONDS = 30.0  # between two listings of the cells' win rates in the log
+LOG_WIDTH = 100  # characters a logged line wraps at
+# Until the first deal ends: in a fresh checkout each worker first compiles the kernels.
+STARTING = "starting (a fresh checkout first compiles the kernels, about a minute)"
 
 
 class CellCounts:
@@ -76,13 +81,15 @@ class Progress:
         self.logging = enabled is None and not bars
         self.failed, self.done = 0, 0
         self.total = sum(len(task.deals) for task in tasks)
-        self.started = self.last_line = time.monotonic()
+        self.started = self.last_line = self.last_rates = time.monotonic()
         self.counts = self._stored_counts(config, cells, store) if bars or self.logging else {}
         self.cell_bars: dict[str, Any] = {}
         self.overall = tqdm(total=self.total, desc="deals", unit="deal", disable=not bars,
                             dynamic_ncols=True, position=0, file=self.stream)
         if bars and len(cells) <= MAX_CELL_BARS:
             self._open_cell_bars(config, cells)
+        if bars and self.total:
+            self.overall.set_postfix_str(STARTING)
 
     @staticmethod
     def _stored_counts(config: ExperimentConfig, cells: list[Cell], store: ResultStore) -> dict[str, CellCounts]:
@@ -117,8 +124,8 @@ class Progress:
         failed = sum(row["verdict"] == "error" for row in rows)
         self.failed += failed
         self.done += len(rows)
-        if failed:
-            self.overall.set_postfix_str(f"failed {self.failed}", refresh=False)
+        if failed or (rows and self.done == len(rows)):  # a failure, or the first deals: no longer starting
+            self.overall.set_postfix_str(f"failed {self.failed}" if self.failed else "", refresh=False)
         self.overall.update(len(rows))
         key = rows[0]["cell"] if rows else None
         if key in self.counts:
@@ -129,23 +136,42 @@ class Progress:
         if self.logging and time.monotonic() - self.last_line >= LOG_SECONDS:
             self.log_line()
 
-    def log_line(self) -> None:
-        """One plain line: deals done, rate, ETA, failures and the running win rates."""
+    def log_line(self, rates: bool = False) -> None:
+        """One short plain line: deals done, rate, ETA, unknowns, failures; then the cells'
+        running win rates, wrapped, when ``rates`` or ``RATES_SECONDS`` have passed."""
         self.last_line = time.monotonic()
         elapsed = max(self.last_line - self.started, 1e-9)
         rate = self.done / elapsed
         eta = timedelta(seconds=round((self.total - self.done) / rate)) if rate else "unknown"
-        shown = list(self.counts.values())[:MAX_LOGGED_CELLS]
-        cells = "; ".join(f"{c.label} {c.rate().strip()}{c.unknowns()}" for c in shown)
-        more = f"; … {len(self.counts) - len(shown)} more cells" if len(self.counts) > len(shown) else ""
-        failed = f", {self.failed} failed" if self.failed else ""
-        print(f"[{time.strftime('%H:%M:%S')}] {self.done}/{self.total} deals "
-              f"({100 * self.done / max(self.total, 1):.0f}%), {rate:.1f} deals/s, ETA {eta}{failed} | "
-              f"win rates: {cells}{more}", file=self.stream, flush=True)
+        unknown = sum(c.unknown for c in self.counts.values())
+        notes = (f", {unknown} unknown" if unknown else "") + (f", {self.failed} failed" if self.failed else "")
+        done = f"[{time.strftime('%H:%M:%S')}] {self.done}/{self.total} deals"
+        if not self.done and self.total:  # no rate or ETA to give yet
+            print(f"{done}, {STARTING}", file=self.stream, flush=True)
+        else:
+            print(f"{done} ({100 * self.done / max(self.total, 1):.0f}%), {rate:.1f} deals/s, ETA {eta}{notes}",
+                  file=self.stream, flush=True)
+        if self.counts and (rates or self.last_line - self.last_rates >= RATES_SECONDS):
+            self.last_rates = self.last_line
+            cells = [f"{c.label} {c.rate().strip()}{c.unknowns()}" for c in self.counts.values()]
+            print("\n".join(packed(cells, "  win rates: ", "    ")), file=self.stream, flush=True)
 
     def close(self) -> None:
         for bar in self.cell_bars.values():
             bar.close()
         self.overall.close()
-        if self.logging and self.done:  # the last word: where the run ended
-            self.log_line()
+        if self.logging and self.done:  # the last word: where the run ended, every cell's rate
+            self.log_line(rates=True)
+
+
+def packed(items: list[str], first: str, indent: str, width: int = LOG_WIDTH) -> list[str]:
+    """``items`` joined by ``; `` into lines of at most ``width`` characters, broken only
+    between items (a label cut in two reads as two), the first line after ``first``."""
+    lines, line = [], first
+    for i, item in enumerate(items):
+        text = item + (";" if i < len(items) - 1 else "")
+        if line.strip() and len(line) + 1 + len(text) > width and line not in (first, indent):
+            lines.append(line)
+            line = indent
+        line += ("" if line in (first, indent) else " ") + text
+    return lines + [line]

@@ -13,7 +13,7 @@ import numpy as np
 
 from simlab.engine.game import Game, Move, Observation, State
 from simlab.params import Param
-from simlab.policies.record import LOST, WON, PlayRecord
+from simlab.policies.record import LOST, WON, PlayRecord, stop_reason
 
 COMMON_PARAMETERS: dict[str, Param] = {
     # Bounded: the compiled playouts allocate per move (10**9 moves would be 3.7 GiB a deal).
@@ -96,7 +96,8 @@ class Policy:
         raise NotImplementedError
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
-        """Play from ``state`` until won, stuck, a repeated position, or the move cap."""
+        """Play from ``state`` until won, no move made (``no_moves`` or ``gave_up``), a repeated
+        position, or the move cap."""
         seen = {game.position_hash(state)}
         made: list[Move] = []
         max_moves = self.params.get("max_moves", COMMON_PARAMETERS["max_moves"].default)
@@ -109,7 +110,7 @@ class Policy:
             moves = game.legal_moves(view)
             move = self.choose(game, view, moves, rng) if moves else None
             if move is None:
-                reason = "stuck"
+                reason = stop_reason(game, state)
                 break
             state = game.apply(state, move)
             made.append(Move(*move))

@@ -25,7 +25,7 @@ with more positions per completion (``fallback_or_harder``).
 
 Outcomes: ``won`` only when the true position is won (the referee applied
 every move through the rules engine); ``lost`` when the true position has no
-move left or the player has none it would make (``stuck``), the move cap is
+move left (``no_moves``) or the player has none it would make (``gave_up``), the move cap is
 hit (``move_cap``), or nothing is hidden and the search proved the position
 lost (``exhausted``); ``unknown`` (``budget`` or ``memory``) when nothing is
 hidden and the search ran out first: a completion that fails is never a loss.
@@ -69,7 +69,7 @@ from simlab.solver.search import STATUS_LOST, STATUS_MEMORY, STATUS_WON
 # When no completion wins and the fallback would reveal a card blindly (a reserve's top card onto a
 # row in Castle of Indolence; never in Windmill, whose fallback turns the stock or plays a card
 # home), the decision is drawn again with 8 times the positions per completion; when the fallback
-# has no move at all, then with 64 times, before the player stops (``stuck``): at 3,000 positions
+# has no move at all, then with 64 times, before the player stops (``gave_up``): at 3,000 positions
 # most of Castle of Indolence's first positions find no win, at 200,000 almost all.
 ESCALATION = (8, 64)
 
@@ -102,7 +102,7 @@ def play_sampled(game: Game, state: State, rng: np.random.Generator, effort: Eff
     while not referee.over:
         codes = legal_codes(game, player.known)
         if not codes:
-            return referee.record("stuck", nodes)
+            return referee.stopped(nodes)
         if knows_everything(game, player.known):
             status, spent, codes = search(game, player.known, budget, table_bits)
             nodes += spent
@@ -120,9 +120,9 @@ def play_sampled(game: Game, state: State, rng: np.random.Generator, effort: Eff
             plan, spent = fallback_or_harder(game, player.known, rng, effort, table_bits)
             nodes += spent
         if not plan:
-            return referee.record("stuck", nodes)
+            return referee.stopped(nodes)
         player.make(plan)
-    return referee.record("stuck", nodes)
+    return referee.stopped(nodes)
 
 
 def fallback_or_harder(game: Game, known: np.ndarray, rng: np.random.Generator, effort: Effort,

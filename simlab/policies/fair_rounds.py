@@ -45,4 +45,4 @@ def play_fair(game: Game, state: State, rng: np.random.Generator, samples: int, 
         referee.make(plan)
         if not referee.over:
             referee.make([game.move_code(REDEAL)])
-    return referee.record("stuck", nodes)
+    return referee.stopped(nodes)

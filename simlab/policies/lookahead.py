@@ -9,7 +9,7 @@ The rule, each turn:
    move of the line to the best position it found (highest promise, the
    solver's weights; the first found among equals). A safe automatic play of
    the search is a move too: the line may start with one.
-3. Stop, lost (``stuck``), when the search proves that no win is left without
+3. Stop, lost (``gave_up``; ``no_moves`` if none is legal), when the search proves that no win is left without
    repeating a position, or when no move leads to a new position.
 
 Measured (win_share 0; deals 1-100, the 100,000 rung deals 1-30 with at most
@@ -173,7 +173,7 @@ class LookaheadPolicy(Policy):
                                                  win_share)
             nodes += spent
             if status == STATUS_LOST and not sampling:
-                return referee.record("stuck", nodes)
+                return referee.stopped(nodes)
             if not sampling and status == STATUS_WON:
                 chosen = line
             elif line and not memory.seen_after(line[0]):
@@ -181,10 +181,10 @@ class LookaheadPolicy(Policy):
             else:  # (a sample's line may go back where the player has been: it does not know the hidden cards)
                 chosen = [code for code in legal_codes(game, memory.known) if not memory.seen_after(code)][:1]
             if not chosen:
-                return referee.record("stuck", nodes)
+                return referee.stopped(nodes)
             for code in chosen:
                 if referee.over:
                     break
                 referee.make([code])
                 memory.learn(code, referee.view())
-        return referee.record("stuck", nodes)
+        return referee.stopped(nodes)

@@ -31,13 +31,13 @@ from simlab.engine.layout import (
     MOVE_REDEAL,
     SOURCE_LIMIT,
 )
-from simlab.policies.record import LOST, WON, PlayRecord
+from simlab.policies.record import LOST, WON, PlayRecord, stop_reason
 
 END_WON = 0
 END_STUCK = 1
 END_REPEAT = 2
 END_MOVE_CAP = 3
-END_REASONS = ("won", "stuck", "repeat", "move_cap")
+END_REASONS = ("won", "stopped", "repeat", "move_cap")  # "stopped": record.stop_reason says which
 
 
 @njit(cache=True)
@@ -239,4 +239,5 @@ def run_compiled(game: Game, state: State, playout, max_moves: int, *extra) -> P
     moves = [game.move_from_code(int(code)) for code in moves_out[:count]]
     verdict = WON if reason == END_WON else LOST
     cards_home = int(kernel.foundation_cards(game.rules, array))
-    return PlayRecord(verdict, END_REASONS[reason], moves, cards_home)
+    ending = END_REASONS[reason] if reason != END_STUCK else stop_reason(game, State(array, state.chance))
+    return PlayRecord(verdict, ending, moves, cards_home)

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from simlab.engine.game import Move
+from simlab.engine.game import Game, Move, State
 
 WON = "won"
 LOST = "lost"
 UNKNOWN = "unknown"
+# Why a player stopped short of a win with moves to spare: two different things a
+# reader must tell apart (a dead end of the deal, or a weakness of the player).
+NO_MOVES = "no_moves"
+GAVE_UP = "gave_up"
 
 
 @dataclass
@@ -17,7 +21,8 @@ class PlayRecord:
 
     Attributes:
         verdict: ``won``, ``lost`` or ``unknown`` (only a solver out of budget or memory).
-        end_reason: why play stopped: ``won``, ``stuck`` (no move the policy
+        end_reason: why play stopped: ``won``, ``no_moves`` (the rules left no
+            legal move), ``gave_up`` (legal moves were left, but none the policy
             would make), ``repeat`` (a position came back), ``move_cap``,
             ``exhausted`` (solver proved no win), ``budget`` (solver ran out of
             positions) or ``memory`` (solver's table full).
@@ -51,3 +56,9 @@ class PlayRecord:
     @property
     def move_count(self) -> int:
         return len(self.moves)
+
+
+def stop_reason(game: Game, state: State) -> str:
+    """Why a player that made no further move stopped at ``state``: ``no_moves`` when
+    the rules allow none (redeals and stock turns included), else ``gave_up``."""
+    return NO_MOVES if len(game.legal_move_codes(state)) == 0 else GAVE_UP

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from simlab.engine.game import Game, Move, State
-from simlab.policies.record import LOST, WON, PlayRecord
+from simlab.policies.record import LOST, WON, PlayRecord, stop_reason
 
 
 class Referee:
@@ -46,3 +46,8 @@ class Referee:
         won = self.game.is_won(self.state)
         reason = WON if won else "move_cap" if self.capped else reason
         return PlayRecord(WON if won else LOST, reason, self.moves, self.game.cards_home(self.state), nodes)
+
+    def stopped(self, nodes: int) -> PlayRecord:
+        """The play so far when the player makes no further move: lost for
+        ``no_moves`` or ``gave_up`` (``record.stop_reason``), unless won or capped."""
+        return self.record(stop_reason(self.game, self.state), nodes)

@@ -40,7 +40,7 @@ def play_round_max(game: Game, state: State, max_moves: int,
             referee.make([game.move_code(REDEAL)])
         else:
             break
-    return referee.record("stuck", nodes)
+    return referee.stopped(nodes)
 
 
 @register_policy

@@ -16,11 +16,14 @@ class SolveResult:
             ``lost`` (the search was exhaustive) or ``unknown`` (budget or memory ran out).
         reason: ``won``, ``exhausted``, ``budget`` or ``memory``.
         nodes: distinct positions searched.
-        seconds: CPU seconds the search took (informative only; never a budget).
+        seconds: CPU seconds the search took, compiling kernels not included
+            (informative only; never a budget).
         moves: the winning line from the deal, automatic plays included.
         information: ``open`` when the game hides nothing; ``thoughtful`` when
             it hides cards from a player, which the solver sees: the verdict is
             then an upper bound on any real player.
+        compile_seconds: CPU seconds spent compiling kernels during the call
+            (``simlab.compiling``: only the first calls of a fresh checkout).
     """
 
     verdict: str
@@ -29,6 +32,7 @@ class SolveResult:
     seconds: float
     moves: list[Move] = field(default_factory=list)
     information: str = "open"
+    compile_seconds: float = 0.0
 
     @property
     def won(self) -> bool:
@@ -42,4 +46,5 @@ class SolveResult:
             "seconds": round(self.seconds, 6),
             "moves": [[m.source, m.destination] for m in self.moves],
             "information": self.information,
+            "compile_seconds": round(self.compile_seconds, 3),
         }
