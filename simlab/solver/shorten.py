@@ -1,0 +1,172 @@
+"""Shortening a winning line: cut its cycles and merge a card's detours.
+
+A line the solver finds is a win, not a short one: a depth-first search parks
+cards and moves them on again. ``shorten`` makes it shorter by two rewrites,
+each kept only when the rules engine replays the rewritten line:
+
+- **Cycles**: when a position comes back later in the line (the same array,
+  counters included), every move between its two visits is cut.
+- **Detours**: a card moved ``A -> B`` (move i) and next moved ``B -> C``
+  (move j) goes ``A -> C`` in one move instead, made at j (move i dropped) or
+  at i (move j dropped); when ``C`` is ``A`` both moves go. The moves between
+  i and j are replayed, each must stay legal, and the position after the
+  window must be exactly the one the line had there, so the rest of the line
+  is unchanged and still wins.
+
+Both repeat until neither changes the line (a fixpoint). Only moves of one
+top card are merged (not turns of the stock, redeals or draws). The result is
+never longer than the line given and replays to the same final position.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from simlab.engine import kernel
+from simlab.engine import moves as engine_moves
+from simlab.engine.game import MAX_LEGAL_MOVES, Game, Move, State
+from simlab.engine.layout import CAPACITY, KIND_SHIFT, MOVE_BASE, MOVE_CARD, OFFSET_HEIGHTS
+from simlab.errors import IllegalMoveError
+
+
+def shorten(game: Game, start: State, line: Sequence[Move]) -> list[Move]:
+    """``line`` (legal from ``start``) with its cycles cut and its detours
+    merged, to a fixpoint; every rewrite is replayed through the rules engine.
+
+    Raises:
+        IllegalMoveError: a move of ``line`` is not legal where it is made."""
+    work = _Line(game, start, [game.move_code(move) for move in line])
+    while _cut_cycles(work) | _merge_detours(work) | _shortcuts(work):
+        pass
+    return [game.move_from_code(code) for code in work.codes]
+
+
+class _Line:
+    """A line as move codes and the position before each move (and after the last)."""
+
+    def __init__(self, game: Game, start: State, codes: list[int]) -> None:
+        self.game, self.chance = game, start.chance
+        self.rules = game.rules
+        self.legal = np.empty(MAX_LEGAL_MOVES, dtype=np.int32)
+        self.codes = codes
+        self.positions = [start.array.copy()]
+        for number, code in enumerate(codes, start=1):
+            after = self.step(self.positions[-1], code)
+            if after is None:
+                raise IllegalMoveError(f"Move {number} of the line ({game.move_from_code(code)}) is illegal.")
+            self.positions.append(after)
+
+    def step(self, array: np.ndarray, code: int) -> np.ndarray | None:
+        """The position after ``code``, or None when it is not legal in ``array``."""
+        count = kernel.legal_moves(self.rules, array, self.legal)
+        if code not in self.legal[:count]:
+            return None
+        after = array.copy()
+        engine_moves.play(self.rules, after, code, self.chance, np.empty_like(after))
+        return after
+
+    def moved_card(self, index: int) -> int:
+        """The card move ``index`` moves, or -1 when it is not a move of one top card."""
+        code = self.codes[index]
+        if code >> KIND_SHIFT != MOVE_CARD:
+            return -1
+        array, capacity = self.positions[index], int(self.rules[CAPACITY])
+        source = (code // MOVE_BASE) % MOVE_BASE
+        height = int(array[self.rules[OFFSET_HEIGHTS] + source])
+        return int(array[source * capacity + height - 1]) if height else -1
+
+    def moved_cards(self) -> list[int]:
+        return [self.moved_card(index) for index in range(len(self.codes))]
+
+    def replace(self, first: int, last: int, window: list[int]) -> bool:
+        """Put ``window`` in place of moves ``first .. last`` (inclusive) if it
+        replays from the position before ``first`` to exactly the one after ``last``."""
+        array = self.positions[first]
+        replayed = []
+        for code in window:
+            array = self.step(array, code)
+            if array is None:
+                return False
+            replayed.append(array)
+        if not np.array_equal(array, self.positions[last + 1]):
+            return False
+        self.codes[first: last + 1] = window
+        self.positions[first + 1: last + 2] = replayed
+        return True
+
+
+def _cut_cycles(line: _Line) -> bool:
+    """Cut every stretch between two visits of one position; whether any was cut."""
+    last_visit = {array.tobytes(): index for index, array in enumerate(line.positions)}
+    kept, index = [], 0
+    while index < len(line.codes):
+        index = last_visit[line.positions[index].tobytes()]
+        if index < len(line.codes):
+            kept.append(index)
+            index += 1
+    if len(kept) == len(line.codes):
+        return False
+    line.codes = [line.codes[i] for i in kept]
+    line.positions = [line.positions[i] for i in kept] + [line.positions[-1]]
+    return True
+
+
+def _merge_detours(line: _Line) -> bool:
+    """One pass over the line merging each card's two successive moves where
+    the replay allows it; whether the line changed."""
+    changed = False
+    cards = line.moved_cards()
+    first = 0
+    while first < len(line.codes):
+        if _merge_at(line, first, cards):
+            changed = True
+            cards = line.moved_cards()
+        else:
+            first += 1
+    return changed
+
+
+def _merge_at(line: _Line, first: int, cards: list[int]) -> bool:
+    """Merge move ``first`` with the next move of its card, if any replay allows
+    (``cards``: the card each move of the line moves)."""
+    card = cards[first]
+    if card < 0 or card not in cards[first + 1:]:
+        return False
+    second = cards.index(card, first + 1)
+    a, b = divmod(line.codes[first] % MOVE_BASE ** 2, MOVE_BASE)
+    b2, c = divmod(line.codes[second] % MOVE_BASE ** 2, MOVE_BASE)
+    if b2 != b:  # something else moved the card in between (a refill): leave it
+        return False
+    between = line.codes[first + 1: second]
+    if a == c:
+        return line.replace(first, second, between)
+    direct = (MOVE_CARD << KIND_SHIFT) + a * MOVE_BASE + c
+    return any(line.replace(first, second, between[:k] + [direct] + between[k:])
+               for k in range(len(between), -1, -1))
+
+
+def _shortcuts(line: _Line) -> bool:
+    """Replace moves i .. j-1 by one move that leads from the position before i
+    straight to the position before j, where j > i + 1; whether any was."""
+    changed = False
+    index = {array.tobytes(): i for i, array in enumerate(line.positions)}
+    first = 0
+    while first < len(line.codes) - 1:
+        array = line.positions[first]
+        count = kernel.legal_moves(line.rules, array, line.legal)
+        best, best_code = first + 1, -1
+        for code in line.legal[:count].tolist():
+            after = array.copy()
+            engine_moves.play(line.rules, after, code, line.chance, np.empty_like(after))
+            target = index.get(after.tobytes(), -1)
+            if target > best:
+                best, best_code = target, code
+        if best_code >= 0:
+            line.codes[first: best] = [best_code]
+            line.positions[first + 1: best] = []
+            index = {array.tobytes(): i for i, array in enumerate(line.positions)}
+            changed = True
+        first += 1
+    return changed
