@@ -31,8 +31,8 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--table-bits", type=option_type(TABLE_BITS), default=TABLE_BITS.default,
                         help=f"{TABLE_BITS.doc}: {TABLE_BITS.describe()}")
     parser.add_argument("--shorten", action="store_true",
-                        help="shorten the winning line (cut cycles, merge each card's detours), "
-                        "replayed to a win before it is printed")
+                        help="shorten the winning line (cycles cut, each card's detours merged, shortcuts "
+                        "taken; simlab.solver.shorten), replayed to a win before it is printed")
     parser.add_argument("--show", action="store_true",
                         help="print the deal, then after each move the piles it changed")
     parser.add_argument("--reveal", action="store_true",
@@ -66,8 +66,8 @@ def run_solve(args: argparse.Namespace) -> int:
     print(f"{game.name} deal {args.deal}: {result.verdict} ({result.reason}), "
           f"{result.nodes} nodes, {result.seconds:.3f} CPU s, {len(result.moves)} moves")
     if shortening is not None:
-        print(f"shortened to {len(line)} moves in {shortening['seconds']:.2f} CPU s "
-              "(cycles cut, detours merged); replayed to a win through the rules engine")
+        print(f"shortened to {len(line)} moves in {shortening['seconds']:.2f} CPU s; "
+              "replayed to a win through the rules engine")
     if args.show:
         print("\n".join(walkthrough(game, start, line, reveal=args.reveal)))
     elif line:
