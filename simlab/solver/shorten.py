@@ -78,10 +78,13 @@ class _Line:
                 raise IllegalMoveError(f"Move {number} of the line ({game.move_from_code(code)}) is illegal.")
             self.positions.append(after)
 
+    def is_legal(self, array: np.ndarray, code: int) -> bool:
+        count = kernel.legal_moves(self.rules, array, self.legal)
+        return code in self.legal[:count]
+
     def step(self, array: np.ndarray, code: int) -> np.ndarray | None:
         """The position after ``code``, or None when it is not legal in ``array``."""
-        count = kernel.legal_moves(self.rules, array, self.legal)
-        if code not in self.legal[:count]:
+        if not self.is_legal(array, code):
             return None
         after = array.copy()
         engine_moves.play(self.rules, after, code, self.chance, np.empty_like(after))
@@ -164,7 +167,23 @@ def _merge_at(line: _Line, first: int, cards: list[int]) -> bool:
         return line.replace(first, second, between)
     direct = (MOVE_CARD << KIND_SHIFT) + a * MOVE_BASE + c
     return any(line.replace(first, second, between[:k] + [direct] + between[k:])
-               for k in range(len(between), -1, -1))
+               for k in reversed(_merge_points(line, first, between, direct)))
+
+
+def _merge_points(line: _Line, first: int, between: list[int], direct: int) -> list[int]:
+    """Every k such that the first k moves of ``between`` replay from the position
+    before move ``first`` (the card still on its pile) and ``direct`` is then legal:
+    where the merged move may go (the rest of the window is replayed by ``replace``)."""
+    points, array = [], line.positions[first]
+    for k, code in enumerate([*between, None]):
+        if line.is_legal(array, direct):
+            points.append(k)
+        if code is None:
+            break
+        array = line.step(array, code)
+        if array is None:
+            break
+    return points
 
 
 def _shortcuts(line: _Line, depth: int = 1) -> bool:
