@@ -12,6 +12,7 @@ import pytest
 
 from simlab import GAMES, cli, make_game, solve
 from simlab.engine.game import Move
+from simlab.engine.layout import FOUNDATION_BY_SUIT
 from simlab.engine.notation import describe_line, describe_move, numbered
 from simlab.engine.table_text import render_table
 from simlab.errors import IllegalMoveError
@@ -168,7 +169,7 @@ def test_every_game_prints_a_card_table(capsys, game_name):
     assert "Rows         bottom .. top" in out and "Foundations  " in out
     starts = [line.split()[0] for line in out.splitlines()[1:]]
     assert all(starts.count(name) == 1 for name in game.pile_names), "every pile on one line of its own"
-    if game.table.foundation_mode == 0:  # by suit
+    if game.table.foundation_mode == FOUNDATION_BY_SUIT:
         assert "foundation0  clubs" in out
 
 
