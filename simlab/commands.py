@@ -10,6 +10,8 @@ from typing import Any, Mapping
 
 from simlab.boards import deal_json, fcs_board
 from simlab.engine.game import Game
+from simlab.engine.notation import describe_line, numbered
+from simlab.engine.table_text import walkthrough
 from simlab.games import GAMES, make_game
 from simlab.params import DEAL_NUMBER, ROOT_SEED, Param, option_type, parse_cli_params
 from simlab.play import play_deal
@@ -42,6 +44,7 @@ def _add_deal_parser(subparsers: argparse._SubParsersAction) -> None:
         "(solve with 'fc-solve -g beleaguered_castle', adding '--freecells-num 1' for a game "
         "with a free cell)",
     )
+    _add_reveal_argument(parser)
     parser.set_defaults(func=deal_command)
 
 
@@ -60,8 +63,16 @@ def _add_play_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=option_type(ROOT_SEED), default=0,
                         help=f"root seed of the policy's randomness: {ROOT_SEED.describe()}")
     parser.add_argument("--show", action="store_true", help="print the layout after every move")
+    _add_reveal_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the record as JSON")
     parser.set_defaults(func=play_command)
+
+
+def _add_reveal_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--reveal", action="store_true",
+        help="show the cards a player cannot see (face-down stock, squared reserves) in brackets: the solver's view",
+    )
 
 
 def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -127,7 +138,7 @@ def deal_command(args: argparse.Namespace) -> int:
         print(fcs_board(game, game.initial_state(args.deal)))
     else:
         print(f"{game.name} deal {args.deal}")
-        print(game.render(game.initial_state(args.deal)))
+        print(game.render(game.initial_state(args.deal), reveal=args.reveal))
     return 0
 
 
@@ -141,12 +152,16 @@ def play_command(args: argparse.Namespace) -> int:
         print(json.dumps(_record_json(game, policy.params, args, record)))
         return 0
     print(f"{game.name} deal {args.deal}, policy {args.policy}, seed {args.seed}")
+    start = game.initial_state(args.deal)
     if args.show:
-        _show_replay(game, args.deal, record)
+        print("\n".join(walkthrough(game, start, record.moves, reveal=args.reveal, full=True)))
+        print()
     total = 52 * game.table.decks
     print(f"{outcome(record)} after {record.move_count} moves, {record.cards_home} of {total} cards home")
     if not args.show:
-        print("moves: " + (" ".join(str(m) for m in record.moves) or "none"))
+        print("moves:" + ("" if record.moves else " none"))
+        for line in numbered(describe_line(game, start, record.moves)):
+            print("  " + line)
     return 0
 
 
@@ -170,17 +185,6 @@ def outcome(record: PlayRecord) -> str:
     return f"{record.verdict} ({record.end_reason}{': ' + words if words else ''})"
 
 
-def _show_replay(game: Game, deal: int, record: PlayRecord) -> None:
-    """Print the start and the layout after each move, replaying through ``Game.apply``."""
-    state = game.initial_state(deal)
-    print(game.render(state))
-    for number, move in enumerate(record.moves, start=1):
-        state = game.apply(state, move)
-        print(f"\n{number}. {move}")
-        print(game.render(state))
-    print()
-
-
 def _record_json(
     game: Game, policy_params: dict[str, Any], args: argparse.Namespace, record: PlayRecord
 ) -> dict[str, Any]:
@@ -194,6 +198,7 @@ def _record_json(
         "verdict": record.verdict,
         "end_reason": record.end_reason,
         "moves": [str(m) for m in record.moves],
+        "moves_named": describe_line(game, game.initial_state(args.deal), record.moves),
         "cards_home": record.cards_home,
         "nodes": record.nodes,
     }

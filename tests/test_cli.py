@@ -161,15 +161,20 @@ def test_play_prints_the_record(capsys):
     lines = out.splitlines()
     assert lines[0] == "citadel deal 5, policy heuristic, seed 0"
     assert lines[1].startswith("won after ") and lines[1].endswith("52 of 52 cards home")
-    assert lines[2].startswith("moves: row")
+    assert lines[2] == "moves:"
+    _, record, _ = run(capsys, "play", "citadel", "5", "--policy", "heuristic", "--json")
+    named = json.loads(record)["moves_named"]
+    assert lines[3].split()[:5] == ["1.", *named[0].split()], "numbered, the card and the piles"
+    assert f"{len(named)}. {named[-1]}" in lines[-1]
 
 
 def test_play_show_prints_the_layout_after_every_move(capsys):
     _, out, _ = run(capsys, "play", "stronghold", "3", "--policy", "random", "--seed", "4", "--show")
     _, record, _ = run(capsys, "play", "stronghold", "3", "--policy", "random", "--seed", "4", "--json")
-    moves = json.loads(record)["moves"]
+    moves, named = json.loads(record)["moves"], json.loads(record)["moves_named"]
     assert out.count("Foundations  ") == len(moves) + 1
-    assert f"\n{len(moves)}. {moves[-1]}\n" in out
+    assert f"\n{len(moves)}. {named[-1]}\n" in out
+    assert named[-1].endswith(" " + moves[-1].replace("->", " -> "))
 
 
 def test_play_seed_and_policy_params_reach_the_policy(capsys):

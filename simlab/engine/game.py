@@ -35,6 +35,7 @@ from simlab.engine.layout import (
     Layout,
 )
 from simlab.engine.packing import pack_rules
+from simlab.engine.table_text import render_table
 from simlab.errors import IllegalMoveError
 from simlab.params import Param
 
@@ -361,18 +362,7 @@ class Game:
         cards = state.array[pile * capacity: pile * capacity + count].tolist()
         return [labels[card] if card >= 0 else card for card in cards]
 
-    def render(self, state: State) -> str:
-        """The layout as text a player can read: foundations, cells, then rows."""
-        piles = self.piles(state)
-        lines = []
-        tops = [f"{n}:{(c[-1] if c else '--')}" for n, c in piles.items() if n.startswith("foundation")]
-        lines.append("Foundations  " + "  ".join(tops))
-        for prefix, title in (("cell", "Cells"), ("reserve", "Reserves"), ("stock", "Stock"), ("waste", "Waste")):
-            named = [f"{n}:{' '.join(c) or '--'}" for n, c in piles.items() if n.startswith(prefix)]
-            if named:
-                lines.append(f"{title:<13}" + "  ".join(named))
-        width = max(len(n) for n in piles)
-        for name, cards in piles.items():
-            if name.startswith("row"):
-                lines.append(f"{name:<{width}}  {' '.join(cards)}")
-        return "\n".join(lines)
+    def render(self, state: State, reveal: bool = False) -> str:
+        """The position as a card table a person reads (``simlab.engine.table_text``):
+        what a player sees, and with ``reveal`` the hidden cards too."""
+        return render_table(self, state, reveal)
