@@ -30,7 +30,7 @@ class ShowHeader:
 
     source: str  # e.g. "policy greedy (seed 0)", "solver (budget 32,000,000)", "moves file line.txt"
     verdict: str  # e.g. "won", "lost (stuck)"
-    notes: list[str] = field(default_factory=list)  # further lines, e.g. the solver's nodes
+    notes: list[tuple[str, str]] = field(default_factory=list)  # further (label, text) lines
 
 
 def replay_steps(game: Game, start: State, moves: list[Move], source: str) -> tuple[list[Any], State]:
@@ -94,7 +94,7 @@ def page_data(game: Game, deal: int, moves: list[Move], steps: list, header: Sho
         "deal": deal,
         "source": header.source,
         "verdict": header.verdict,
-        "notes": header.notes,
+        "notes": [list(note) for note in header.notes],
         "total": game.table.n_cards,
         "hides": bool(game.has_hidden_cards),
         "pile_names": list(game.pile_names),

@@ -77,16 +77,16 @@ def _policy_moves(game: Game, args: argparse.Namespace) -> tuple[list[Move], Sho
     refuse_unplayable(policy, game)  # as `simlab play` does, before anything is played
     record = play_deal(game, policy, args.deal, root_seed=args.seed)
     params = ", ".join(f"{key}={value}" for key, value in policy.params.items())
-    header = ShowHeader(f"policy {args.policy} ({params}), seed {args.seed}",
-                        f"{record.verdict} ({record.end_reason})")
+    header = ShowHeader(f"policy {args.policy}, seed {args.seed}", f"{record.verdict} ({record.end_reason})",
+                        [("policy parameters", params or "none")])
     return list(record.moves), header
 
 
 def _solver_moves(game: Game, deal: int) -> tuple[list[Move], ShowHeader]:
     result = solve(game, deal)
-    notes = [_thoughtful_note(game)] if result.information != "open" else []
+    notes = [("information", _thoughtful_note(game))] if result.information != "open" else []
     if not result.won:
-        notes.append("the solver found no win, so the page shows the deal only")
+        notes.append(("note", "the solver found no win, so the page shows the deal only"))
     header = ShowHeader(f"the solver (budget {BUDGET.default:,} positions), {result.nodes:,} positions searched",
                         f"{result.verdict} ({result.reason})", notes)
     return list(result.moves), header
@@ -96,7 +96,7 @@ def _thoughtful_note(game: Game) -> str:
     """What the solver knew that a player does not (its verdict is then ``thoughtful``)."""
     knew = [what for what, known in (("the cards a player cannot see", game.has_hidden_cards),
                                       ("the shuffles of the redeals to come", game.has_chance)) if known]
-    return f"thoughtful play: the solver knew {' and '.join(knew)}, so a real player may not find this line"
+    return f"thoughtful: the solver knew {' and '.join(knew)}, so a real player may not find this line"
 
 
 def _verdict_of(game: Game, state: State) -> str:

@@ -92,7 +92,8 @@ def test_hidden_flags_follow_the_players_observation():
 
 def test_a_policys_line_with_hidden_cards(tmp_path):
     _, data = show(tmp_path, "windmill", "3", "--policy", "greedy")
-    assert data["source"].startswith("policy greedy (") and data["hides"] is True
+    assert data["source"] == "policy greedy, seed 0" and data["hides"] is True
+    assert data["notes"] == [["policy parameters", "max_moves=2000, play_on=False"]]
     assert data["verdict"].split()[0] in ("won", "lost")
     assert len(data["steps"]) == len(data["moves"]) + 1
     stock = data["pile_names"].index("stock")
