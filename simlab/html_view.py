@@ -105,10 +105,10 @@ def page_data(game: Game, deal: int, moves: list[Move], steps: list, header: Sho
 
 
 def page_html(data: dict[str, Any]) -> str:
-    """The page: the template with ``data`` embedded as JSON (``</`` escaped so no
-    card text or parameter can end the script early)."""
+    """The page: the template with ``data`` embedded as JSON (every ``<`` written
+    ``\\u003c``, so no text in it can end or comment out the script)."""
     template = resources.files("simlab").joinpath(TEMPLATE).read_text(encoding="utf-8")
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     title = f"{data['title']} deal {data['deal']} - simlab show"
     return template.replace(DATA_MARK, payload).replace(TITLE_MARK, _escape(title))
 

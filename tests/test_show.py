@@ -15,7 +15,7 @@ import pytest
 from simlab import cli, make_game
 from simlab.engine.game import Move, parse_move
 from simlab.errors import IllegalMoveError, SimlabError
-from simlab.html_view import pile_cards, replay_steps
+from simlab.html_view import page_html, pile_cards, replay_steps
 from simlab.move_files import read_moves
 from simlab.solver import solve
 
@@ -175,6 +175,12 @@ def test_parse_move_reads_what_str_prints(move):
 def test_parse_move_refuses_other_text(text):
     with pytest.raises(IllegalMoveError, match="expected SOURCE->DESTINATION"):
         parse_move(text)
+
+
+def test_no_embedded_text_can_end_the_script():
+    html = page_html({"title": "T", "deal": 1, "source": "</script><script>alert(1)</script><!--"})
+    payload = DATA.search(html).group(1)
+    assert "<" not in payload and json.loads(payload)["source"].startswith("</script>")
 
 
 def test_the_template_is_package_data():
