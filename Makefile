@@ -11,7 +11,7 @@ CONFIG ?= experiments/default.yaml
 SOURCE_HASH := $(shell find simlab -name '*.py' | LC_ALL=C sort | xargs cat | cksum | cut -d' ' -f1)
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache/$(SOURCE_HASH)
 
-.PHONY: setup experiment test check bench clean
+.PHONY: setup experiment test check bench clean browser
 
 setup: $(STAMP)
 
@@ -28,8 +28,21 @@ check: $(STAMP)
 	$(BIN)/ruff check .
 
 # Two workers (pytest-xdist): the suite is CPU-bound and the machines have two cores.
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n 2
+
+# The browser test (tests/test_show_browser.py) drives Debian's headless Chromium: installed here
+# when missing, as root with apt-get. It never fails: without a browser that test is skipped, saying so.
+APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1
+browser:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing chromium and chromium-driver for the browser test (apt-get, about a minute)"; \
+	  $(APT_INSTALL) || { apt-get update -qq >/dev/null 2>&1 && $(APT_INSTALL); } || \
+	  echo "could not install chromium; the browser test will be skipped"; \
+	else \
+	  echo "no /usr/bin/chromium: the browser test will be skipped (as root: apt-get install chromium chromium-driver)"; \
+	fi
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

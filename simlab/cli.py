@@ -19,7 +19,7 @@ from simlab.compiling import compile_clock
 from simlab.errors import SimlabError
 from simlab.interrupts import Terminated, cause_of, sigterm_as_interrupt
 
-COMMAND_MODULES = ("simlab.commands", "simlab.experiments.commands", "simlab.solver.commands")
+COMMAND_MODULES = ("simlab.commands", "simlab.experiments.commands", "simlab.solver.commands", "simlab.show")
 USAGE_ERROR = 2  # argparse's exit status for a bad command line; ours for bad names or values
 INTERRUPTED, TERMINATED = 130, 143  # as a shell reports a process stopped by SIGINT, SIGTERM
 

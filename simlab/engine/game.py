@@ -60,6 +60,20 @@ class Move(NamedTuple):
         return f"{self.source}->{self.destination}"
 
 
+def parse_move(text: str) -> Move:
+    """The move ``str(move)`` printed: ``SOURCE->DESTINATION`` (``row3->foundation0``,
+    ``stock->waste``, ``row3[1]->foundation2``). It checks the form only; whether the
+    piles exist and the move is legal is for ``Game.apply``.
+
+    Raises:
+        IllegalMoveError: if ``text`` is not of that form.
+    """
+    source, arrow, destination = text.strip().partition("->")
+    if not arrow or not source or not destination or any(c.isspace() for c in source + destination):
+        raise IllegalMoveError(f"{text!r} is not a move: expected SOURCE->DESTINATION, e.g. row3->foundation0.")
+    return Move(source, destination)
+
+
 NO_CHANCE = np.zeros(1, dtype=np.float64)  # the chance tape of a game without shuffles in play
 
 

@@ -1,0 +1,121 @@
+"""One deal played, as a self-contained HTML page: every position computed here by
+replaying the moves through the rules engine, drawn in the browser by a small script.
+
+``replay_steps`` gives the positions (each pile bottom to top, each card with a flag
+saying whether a player can see it, read from ``Game.observe``); ``page_html`` puts
+them with a header and the piles' arrangement into the template ``show_page.html``
+(a package data file: inline CSS and script, no network, no other file).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from simlab.engine.game import Game, Move, State
+from simlab.errors import IllegalMoveError, SimlabError
+
+TEMPLATE = "show_page.html"
+DATA_MARK = "/*SIMLAB_DATA*/null"
+TITLE_MARK = "<!--SIMLAB_TITLE-->"
+FAN_GRID_ROWS = 12  # from this many rows (the Fan family's 16 or 18 fans) rows are drawn as fans in a grid
+HIDDEN_TEXT = "??"
+
+
+@dataclass
+class ShowHeader:
+    """What the page's header says: the source of the moves and how the game ended."""
+
+    source: str  # e.g. "policy greedy (seed 0)", "solver (budget 32,000,000)", "moves file line.txt"
+    verdict: str  # e.g. "won", "lost (stuck)"
+    notes: list[tuple[str, str]] = field(default_factory=list)  # further (label, text) lines
+
+
+def replay_steps(game: Game, start: State, moves: list[Move], source: str) -> tuple[list[Any], State]:
+    """Every position from ``start`` through each move, and the last position. Each
+    position is the piles in ``game.pile_names`` order, each a list of
+    ``[card text, hidden]`` bottom to top.
+
+    Raises:
+        SimlabError: a move is not legal where it is played; the message names
+            ``source`` (e.g. the moves file), the move's number and the legal moves there.
+    """
+    state = start
+    steps = [pile_cards(game, state)]
+    for number, move in enumerate(moves, start=1):
+        try:
+            state = game.apply(state, move)
+        except IllegalMoveError:
+            where = "the deal" if number == 1 else f"move {number - 1}"
+            legal = " ".join(str(m) for m in game.legal_moves(state)) or "none"
+            raise SimlabError(f"{source}, move {number}: {move[0]}->{move[1]} is not legal after {where}; "
+                              f"the legal moves there are: {legal}.") from None
+        steps.append(pile_cards(game, state))
+    return steps, state
+
+
+def pile_cards(game: Game, state: State) -> list[list[list[Any]]]:
+    """The piles of ``state`` in ``game.pile_names`` order, each card ``[text, hidden]``:
+    hidden (1) when the player's observation does not show it."""
+    actual, seen = game.piles(state), game.visible_piles(game.observe(state))
+    return [[[card, int(view == HIDDEN_TEXT)] for card, view in zip(actual[name], seen[name])]
+            for name in game.pile_names]
+
+
+def arrangement(game: Game) -> list[dict[str, Any]]:
+    """The bands of the board, top to bottom: each a title, a way to draw its piles
+    (``stack``: cards squared, ``column``: fanned downwards, ``fan``: fanned to the
+    right, in a grid) and the names of its piles."""
+    names = game.pile_names
+
+    def named(prefix: str) -> list[str]:
+        return [name for name in names if name.rstrip("0123456789") == prefix]
+
+    top = [{"title": title, "piles": named(prefix)} for prefix, title in
+           (("stock", "Stock"), ("waste", "Waste"), ("cell", "Cells"), ("foundation", "Foundations"))
+           if named(prefix)]
+    bands = [{"style": "stack", "groups": top}]
+    if named("reserve"):
+        bands.append({"style": "column", "groups": [{"title": "Reserves", "piles": named("reserve")}]})
+    rows = named("row")
+    style = "fan" if len(rows) >= FAN_GRID_ROWS else "column"
+    bands.append({"style": style, "groups": [{"title": "Rows", "piles": rows}]})
+    return bands
+
+
+def page_data(game: Game, deal: int, moves: list[Move], steps: list, header: ShowHeader) -> dict[str, Any]:
+    """Everything the page's script reads, as JSON-ready values."""
+    return {
+        "game": game.name,
+        "title": game.title,
+        "params": {key: _plain(value) for key, value in game.params.items()},
+        "deal": deal,
+        "source": header.source,
+        "verdict": header.verdict,
+        "notes": [list(note) for note in header.notes],
+        "total": game.table.n_cards,
+        "hides": bool(game.has_hidden_cards),
+        "pile_names": list(game.pile_names),
+        "bands": arrangement(game),
+        "moves": [str(move) for move in moves],
+        "steps": steps,
+    }
+
+
+def page_html(data: dict[str, Any]) -> str:
+    """The page: the template with ``data`` embedded as JSON (every ``<`` written
+    ``\\u003c``, so no text in it can end or comment out the script)."""
+    template = resources.files("simlab").joinpath(TEMPLATE).read_text(encoding="utf-8")
+    payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
+    title = f"{data['title']} deal {data['deal']} - simlab show"
+    return template.replace(DATA_MARK, payload).replace(TITLE_MARK, _escape(title))
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, (bool, int, float, str)) or value is None else str(value)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,76 @@
+"""Reading a file of moves, as ``simlab play`` and ``simlab solve`` print them.
+
+Two forms are read:
+
+- text: moves separated by spaces or newlines (``row0->row5 row1->foundation2``);
+  a leading ``moves:`` (as ``simlab play`` prints it) is skipped and ``#`` starts a comment;
+- JSON (the file starts with ``{`` or ``[``): the record of ``simlab play --json``
+  or ``simlab solve --json``, whose ``"moves"`` holds ``"row0->row5"`` strings or
+  ``["row0", "row5"]`` pairs, or a bare list of either.
+
+The form of each move is checked here; whether it is legal is checked when it is replayed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from simlab.engine.game import Move, parse_move
+from simlab.errors import IllegalMoveError, SimlabError
+
+MOVES_LABEL = "moves:"
+
+
+def read_moves(path: str | Path) -> list[Move]:
+    """The moves in the file at ``path``, in order.
+
+    Raises:
+        SimlabError: the file cannot be read, or a move (named by its number,
+            1 for the first) is not ``SOURCE->DESTINATION``.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SimlabError(f"cannot read the moves file {str(path)!r}: {error}") from None
+    if text.lstrip().startswith(("{", "[")):
+        return _json_moves(text, path)
+    return _text_moves(text, path)
+
+
+def _text_moves(text: str, path: str | Path) -> list[Move]:
+    words = [word for line in text.splitlines() for word in line.split("#", 1)[0].split()]
+    if words and words[0] == MOVES_LABEL:
+        words = words[1:]
+    if words == ["none"]:  # `simlab play` prints "moves: none" for a game without a move
+        return []
+    return [_parse(word, number, path) for number, word in enumerate(words, start=1)]
+
+
+def _json_moves(text: str, path: str | Path) -> list[Move]:
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SimlabError(f"moves file {str(path)!r} is not valid JSON: {error}") from None
+    items = data.get("moves") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        raise SimlabError(f"moves file {str(path)!r}: expected a JSON list of moves or an object "
+                          "with a \"moves\" list (as 'simlab solve --json' prints).")
+    return [_json_move(item, number, path) for number, item in enumerate(items, start=1)]
+
+
+def _json_move(item: Any, number: int, path: str | Path) -> Move:
+    if isinstance(item, str):
+        return _parse(item, number, path)
+    if isinstance(item, list) and len(item) == 2 and all(isinstance(part, str) for part in item):
+        return _parse(f"{item[0]}->{item[1]}", number, path)
+    raise SimlabError(f"moves file {str(path)!r}, move {number}: expected \"SOURCE->DESTINATION\" "
+                      f"or [\"SOURCE\", \"DESTINATION\"], found {json.dumps(item)}.")
+
+
+def _parse(word: str, number: int, path: str | Path) -> Move:
+    try:
+        return parse_move(word)
+    except IllegalMoveError as error:
+        raise SimlabError(f"moves file {str(path)!r}, move {number}: {error}") from None

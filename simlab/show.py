@@ -1,0 +1,107 @@
+"""``simlab show GAME N --html FILE``: one deal played, written as a page to step through.
+
+The moves come from one of three places: ``--policy P`` plays the deal as
+``simlab play`` does; ``--moves FILE`` reads them (``simlab.move_files``); with
+neither, the solver plays (at its default budget, as ``simlab solve``), and a deal
+it does not win is shown as dealt. Every position is computed by replaying the
+moves through the rules engine (``simlab.html_view``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from simlab.engine.game import Game, Move, State
+from simlab.errors import SimlabError
+from simlab.games import make_game
+from simlab.html_view import ShowHeader, page_data, page_html, replay_steps
+from simlab.move_files import read_moves
+from simlab.params import DEAL_NUMBER, ROOT_SEED, option_type, parse_cli_params
+from simlab.play import play_deal
+from simlab.policies import make_policy
+from simlab.policies.catalog import refuse_unplayable
+from simlab.solver import solve
+from simlab.solver.limits import BUDGET
+
+
+def add_parsers(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``show`` to the ``simlab`` parser."""
+    parser = subparsers.add_parser(
+        "show", help="write one deal played as an HTML page to step through",
+        description="Write deal N of a game, played by a policy, by the solver (the default) or "
+        "from a file of moves, as one self-contained HTML page: the layout drawn as cards, "
+        "step forward and back with the buttons or the arrow keys, the moves beside it.",
+    )
+    parser.add_argument("game", metavar="GAME", help="a game from 'simlab games'")
+    parser.add_argument("deal", metavar="N", type=option_type(DEAL_NUMBER), help="PySolFC's game number (1 or more)")
+    parser.add_argument("--param", action="append", default=[], metavar="K=V", help="a game parameter")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--policy", metavar="NAME", help="let this policy play (as 'simlab play')")
+    source.add_argument("--moves", metavar="FILE", type=Path,
+                        help="replay these moves: SOURCE->DESTINATION separated by spaces or newlines, "
+                        "or the JSON of 'simlab play --json' / 'simlab solve --json'")
+    parser.add_argument("--policy-param", action="append", default=[], metavar="K=V",
+                        help="a policy parameter (with --policy)")
+    parser.add_argument("--seed", type=option_type(ROOT_SEED), default=0,
+                        help=f"root seed of the policy's randomness (with --policy): {ROOT_SEED.describe()}")
+    parser.add_argument("--html", metavar="FILE", type=Path, required=True, help="the page to write")
+    parser.set_defaults(func=show_command)
+
+
+def show_command(args: argparse.Namespace) -> int:
+    """Play or read the moves, replay them and write the page."""
+    if args.policy is None and (args.policy_param or args.seed):
+        raise SimlabError("--policy-param and --seed go with --policy")
+    game = make_game(args.game, **parse_cli_params(args.param))
+    start = game.initial_state(args.deal)
+    if args.moves is not None:
+        moves = read_moves(args.moves)
+        steps, end = replay_steps(game, start, moves, f"moves file {str(args.moves)!r}")
+        header = ShowHeader(f"moves file {args.moves.name}", _verdict_of(game, end))
+    else:
+        moves, header = _policy_moves(game, args) if args.policy is not None else _solver_moves(game, args.deal)
+        steps, _ = replay_steps(game, start, moves, header.source)
+    html = page_html(page_data(game, args.deal, moves, steps, header))
+    try:
+        args.html.write_text(html, encoding="utf-8")
+    except OSError as error:
+        raise SimlabError(f"cannot write the page --html {str(args.html)!r}: {error}") from None
+    print(f"{game.name} deal {args.deal}: {header.verdict}, {len(moves)} moves ({header.source}); "
+          f"wrote {args.html}")
+    return 0
+
+
+def _policy_moves(game: Game, args: argparse.Namespace) -> tuple[list[Move], ShowHeader]:
+    policy = make_policy(args.policy, **parse_cli_params(args.policy_param))
+    refuse_unplayable(policy, game)  # as `simlab play` does, before anything is played
+    record = play_deal(game, policy, args.deal, root_seed=args.seed)
+    params = ", ".join(f"{key}={value}" for key, value in policy.params.items())
+    header = ShowHeader(f"policy {args.policy}, seed {args.seed}", f"{record.verdict} ({record.end_reason})",
+                        [("policy parameters", params or "none")])
+    return list(record.moves), header
+
+
+def _solver_moves(game: Game, deal: int) -> tuple[list[Move], ShowHeader]:
+    result = solve(game, deal)
+    notes = [("information", _thoughtful_note(game))] if result.information != "open" else []
+    if not result.won:
+        notes.append(("note", "the solver found no win, so the page shows the deal only"))
+    header = ShowHeader(f"the solver (budget {BUDGET.default:,} positions), {result.nodes:,} positions searched",
+                        f"{result.verdict} ({result.reason})", notes)
+    return list(result.moves), header
+
+
+def _thoughtful_note(game: Game) -> str:
+    """What the solver knew that a player does not (its verdict is then ``thoughtful``)."""
+    knew = [what for what, known in (("the cards a player cannot see", game.has_hidden_cards),
+                                      ("the shuffles of the redeals to come", game.has_chance)) if known]
+    return f"thoughtful: the solver knew {' and '.join(knew)}, so a real player may not find this line"
+
+
+def _verdict_of(game: Game, state: State) -> str:
+    """How a line read from a file ends: won, stuck, or not finished."""
+    if game.is_won(state):
+        return "won"
+    home = f"{game.cards_home(state)} of {game.table.n_cards} cards home"
+    return f"lost (stuck), {home}" if not game.legal_move_codes(state).size else f"not finished, {home}"
