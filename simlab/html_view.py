@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 from simlab.engine.game import Game, Move, State
+from simlab.engine.notation import describe_line
 from simlab.errors import IllegalMoveError, SimlabError
 
 TEMPLATE = "show_page.html"
@@ -29,7 +30,7 @@ class ShowHeader:
     """What the page's header says: the source of the moves and how the game ended."""
 
     source: str  # e.g. "policy greedy (seed 0)", "solver (budget 32,000,000)", "moves file line.txt"
-    verdict: str  # e.g. "won", "lost (stuck)"
+    verdict: str  # e.g. "won", "lost (no_moves: no legal move left)"
     notes: list[tuple[str, str]] = field(default_factory=list)  # further (label, text) lines
 
 
@@ -99,7 +100,8 @@ def page_data(game: Game, deal: int, moves: list[Move], steps: list, header: Sho
         "hides": bool(game.has_hidden_cards),
         "pile_names": list(game.pile_names),
         "bands": arrangement(game),
-        "moves": [str(move) for move in moves],
+        "moves": [str(move) for move in moves],  # the pile names, read by the script
+        "moves_named": describe_line(game, game.initial_state(deal), moves),  # shown: the card too
         "steps": steps,
     }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from simlab.commands import outcome
 from simlab.engine.game import Game, Move, State
 from simlab.errors import SimlabError
 from simlab.games import make_game
@@ -22,6 +23,7 @@ from simlab.play import play_deal
 from simlab.policies import make_policy
 from simlab.policies.catalog import refuse_unplayable
 from simlab.solver import solve
+from simlab.solver.commands import ENDINGS
 from simlab.solver.limits import BUDGET
 
 
@@ -77,7 +79,7 @@ def _policy_moves(game: Game, args: argparse.Namespace) -> tuple[list[Move], Sho
     refuse_unplayable(policy, game)  # as `simlab play` does, before anything is played
     record = play_deal(game, policy, args.deal, root_seed=args.seed)
     params = ", ".join(f"{key}={value}" for key, value in policy.params.items())
-    header = ShowHeader(f"policy {args.policy}, seed {args.seed}", f"{record.verdict} ({record.end_reason})",
+    header = ShowHeader(f"policy {args.policy}, seed {args.seed}", outcome(record),
                         [("policy parameters", params or "none")])
     return list(record.moves), header
 
@@ -88,7 +90,7 @@ def _solver_moves(game: Game, deal: int) -> tuple[list[Move], ShowHeader]:
     if not result.won:
         notes.append(("note", "the solver found no win, so the page shows the deal only"))
     header = ShowHeader(f"the solver (budget {BUDGET.default:,} positions), {result.nodes:,} positions searched",
-                        f"{result.verdict} ({result.reason})", notes)
+                        result.verdict if result.won else f"{result.verdict} ({ENDINGS[result.reason]})", notes)
     return list(result.moves), header
 
 
@@ -100,8 +102,8 @@ def _thoughtful_note(game: Game) -> str:
 
 
 def _verdict_of(game: Game, state: State) -> str:
-    """How a line read from a file ends: won, stuck, or not finished."""
+    """How a line read from a file ends: won, no legal move left, or not finished."""
     if game.is_won(state):
         return "won"
     home = f"{game.cards_home(state)} of {game.table.n_cards} cards home"
-    return f"lost (stuck), {home}" if not game.legal_move_codes(state).size else f"not finished, {home}"
+    return f"lost (no_moves), {home}" if not game.legal_move_codes(state).size else f"not finished, {home}"

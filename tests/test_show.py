@@ -56,8 +56,13 @@ def test_the_page_embeds_every_position_of_the_solvers_won_line(won_page):
     _, data = won_page
     result = solve(make_game(WON_DEAL[0]), WON_DEAL[1])
     assert data["moves"] == [str(move) for move in result.moves]
+    # the move list shows each move with its card: the top card of its source at that step
+    assert len(data["moves_named"]) == len(result.moves)
+    for step, (named, move) in enumerate(zip(data["moves_named"], result.moves)):
+        source = data["steps"][step][data["pile_names"].index(move.source)]
+        assert named == f"{source[-1][0]} {move.source} -> {move.destination}"
     assert len(data["steps"]) == len(result.moves) + 1
-    assert data["verdict"] == "won (won)" and data["source"].startswith("the solver")
+    assert data["verdict"] == "won" and data["source"].startswith("the solver")
     assert foundation_cards(data, 0) == 4  # Beleaguered Castle deals its aces home
     assert foundation_cards(data, -1) == 52 == data["total"]
     assert all(len(pile) == 0 for name, pile in zip(data["pile_names"], data["steps"][-1])
