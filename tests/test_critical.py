@@ -226,7 +226,8 @@ CRITICAL_COLUMNS = ["critical_decisions", "decision_positions", "critical_share"
 def run_small(folder: Path) -> pd.DataFrame:
     config = {
         "name": "critical", "root_seed": 3, "deals": {"start": 1, "count": 6}, "games": ["citadel"],
-        "policies": [{"name": "solver", "params": {"budget": 300_000, "probe_budget": 2_000}}, "greedy"],
+        "policies": [{"name": "solver", "label": "solver", "params": {"budget": 300_000, "probe_budget": 2_000}},
+                     "greedy"],
         "execution": {"n_jobs": 1, "chunk_size": 3}, "output": str(folder),
     }
     return simlab.run(config, progress=False)

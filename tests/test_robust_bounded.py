@@ -181,7 +181,7 @@ def test_the_code_hash_follows_the_users_imports_only(tmp_path: Path, monkeypatc
 PINNED_KEYS = {
     ("citadel", "random"): "8109137ebb06a68475ea7927",
     ("citadel", "solver"): "482d523d2f8be8d1bea2f466",
-    ("citadel", "greedy"): "2ab70afbc373e668b1aff5f5",
+    ("citadel", "greedy (play_on=True)"): "2ab70afbc373e668b1aff5f5",
     ("la_belle_lucie", "solver"): "4bd39ed574939c8f97806528",
 }
 
