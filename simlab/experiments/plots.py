@@ -18,6 +18,7 @@ import pandas as pd
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from simlab.experiments import stats
@@ -107,8 +108,10 @@ def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure:
     figure.suptitle("Win rate by game and policy\n(bars: Wilson 95% interval)", fontsize="medium")
     kinds = summary["information"].dropna().unique().tolist() if "information" in summary else []
     handles = _legend_handles(axis, policies, kinds)
+    # As many columns as the figure's width holds (an entry takes up to about 2.4 inches).
+    columns = max(1, min(4, len(handles), int(figure.get_figwidth() // 2.4)))
     axis.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False,
-                fontsize="small", ncol=min(4, len(handles)))
+                fontsize="small", ncol=columns)
     return figure
 
 
@@ -117,8 +120,7 @@ def _fit_rates(axis: Axes, top: float, headroom: float) -> None:
     and ``headroom`` (a share of the axis) above it for the labels; ticks stop at 100%."""
     limit = (top + 1.0) / (1.0 - headroom)
     axis.set_ylim(0, limit)
-    ticks = matplotlib.ticker.MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]).tick_values(0, min(limit, 100.0))
-    axis.set_yticks([tick for tick in ticks if 0 <= tick <= 100])
+    axis.yaxis.set_major_locator(_RatesLocator())
 
 
 def _legend_handles(axis: Axes, policies: list[str], kinds: list[str]) -> list[Artist]:
@@ -184,67 +186,93 @@ _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "<", ">", "*")
 
 def convergence_figure(frame: pd.DataFrame, claims: pd.DataFrame, level: float = stats.LEVEL) -> Figure:
     """The running win rate against deals played, with its Wilson band, one panel per
-    game, each zoomed to its own data, each with its legend outside it. Each policy has
-    its colour and marker, and is drawn thinner than the one before, so curves that
-    coincide stay visible (the legend says which lie under which). Where a policy has
-    unknowns, a dotted line of its colour counts them as wins (the solid line counts
-    them as losses). A policy that won no deal has no band. Claims are dashed lines."""
+    game, each zoomed to its own data. Each policy has its colour and marker (one legend
+    below the panels), and is drawn thinner than the one before, so curves that coincide
+    stay visible; each panel's own legend, beside it, names its claims (dashed lines, a
+    tolerance as a grey band) and the policies whose curves coincide. Where a policy has
+    unknowns, a dotted line of its colour counts them as wins (the solid line counts them
+    as losses). A policy that won no deal has no band."""
     played = frame[frame["verdict"] != ERROR]
     games, policies = list(played["game"].unique()), list(played["policy"].unique())
     colours = _policy_colours(policies)
+    markers = {policy: _MARKERS[i % len(_MARKERS)] for i, policy in enumerate(policies)}
     figure, axes = _grid(max(1, len(games)), width=6.4, height=3.3, columns=2)
     for axis, game in zip(axes, games):
-        groups = dict(list(played[played["game"] == game].groupby("policy", sort=False)))
-        curves = {policy: _running(group["verdict"].to_numpy()) for policy, group in groups.items()}
+        groups = played[played["game"] == game].groupby("policy", sort=False)
+        curves = {policy: _running(group["verdict"].to_numpy()) for policy, group in groups}
         top = 0.0
-        for k, policy in enumerate(curves):
-            index = policies.index(policy)
-            style = {"color": colours[policy], "marker": _MARKERS[index % len(_MARKERS)],
+        for k, (policy, curve) in enumerate(curves.items()):
+            style = {"color": colours[policy], "marker": markers[policy],
                      "linewidth": max(1.0, 3.2 - 0.55 * k), "zorder": 2 + 0.1 * k}
-            label = _wrap(policy) + _hidden_note(policy, curves)
-            top = max(top, _running_rate(axis, curves[policy], style, label, level, k, len(curves)))
-        top = max([top] + [_claim_line(axis, claim, k) for k, (_, claim) in
-                           enumerate(claims[claims["game"] == game].iterrows())])
+            top = max(top, _running_rate(axis, curve, style, level, k, len(curves)))
+        top = max([top] + _claim_lines(axis, claims[claims["game"] == game]))
         axis.set(title=_title(game), xlabel="deals played", ylabel="running win rate (%)",
-                 ylim=(-2, min(102.0, top * 1.15 + 2)))  # -2 and 102: a 0% or 100% line stays visible
+                 ylim=(-2, min(102.0, max(10.0, top * 1.15 + 2))))  # -2, 102: a 0% or 100% line shows
         axis.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-        axis.legend(title="policy", frameon=False, fontsize="x-small", title_fontsize="small",
-                    loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        axis.yaxis.set_major_locator(_RatesLocator())
+        handles = axis.get_legend_handles_labels()[0]
+        handles += [Line2D([], [], linestyle="none", label=note) for note in _curve_notes(curves)]
+        if handles:
+            axis.legend(handles=handles, frameon=False, fontsize="x-small", loc="upper left",
+                        bbox_to_anchor=(1.01, 1.0), handlelength=2.4)
+    _policy_legend(figure, policies, colours, markers, dotted=bool((played["verdict"] == UNKNOWN).any()))
     figure.suptitle(f"Convergence of the estimate\n(band: Wilson {100 * level:.0f}%, none where no deal was "
                     "won; dashed: claims; dotted: unknowns counted as wins)", fontsize="medium")
     return figure
 
 
-def _running(verdicts: np.ndarray) -> dict[str, np.ndarray]:
-    """Cumulative wins and wins-or-unknowns after each deal, and the deal counts."""
-    return {"n": np.arange(1, len(verdicts) + 1), "won": np.cumsum(verdicts == WON),
-            "won_or_unknown": np.cumsum((verdicts == WON) | (verdicts == UNKNOWN))}
+def _policy_legend(figure: Figure, policies: list[str], colours: dict[str, tuple[float, ...]],
+                   markers: dict[str, str], dotted: bool) -> None:
+    """One legend below the panels: each policy's colour and marker (the same in every panel)."""
+    handles = [Line2D([], [], color=colours[p], marker=markers[p], linewidth=2, markersize=5, label=_wrap(p))
+               for p in policies]
+    if dotted:
+        handles.append(Line2D([], [], color="dimgrey", linestyle=":", linewidth=1.4,
+                              label="unknowns counted\nas wins"))
+    figure.legend(handles=handles, loc="outside lower center", ncol=min(6, len(handles)), frameon=False,
+                  fontsize="small", title="policy")
 
 
-def _hidden_note(policy: str, curves: dict[str, dict[str, np.ndarray]]) -> str:
-    """``(under X)`` when a policy drawn later has exactly this running rate."""
-    names = list(curves)
-    later = [other for other in names[names.index(policy) + 1:]
-             if np.array_equal(curves[other]["won"], curves[policy]["won"])]
-    return f"\n(under {', '.join(later)})" if later else ""
+def _curve_notes(curves: dict[str, dict[str, np.ndarray]]) -> list[str]:
+    """What the lines cannot show: the policies that won no deal (on the 0% line, no band)
+    and each set of policies whose running rates are the same curve."""
+    zero = [policy for policy, curve in curves.items() if curve["won"][-1] == 0]
+    notes = [_note("no deal won (0% line, no band): ", zero)] if zero else []
+    rest = [policy for policy in curves if policy not in zero]
+    while rest:
+        same = [p for p in rest if np.array_equal(curves[p]["won"], curves[rest[0]]["won"])]
+        if len(same) > 1:
+            notes.append(_note("one curve (drawn one on another): ", same))
+        rest = [p for p in rest if p not in same]
+    return notes
 
 
-def _claim_line(axis: Axes, claim: pd.Series, k: int) -> float:
-    """A claim as a dashed line (its tolerance as a grey band), named in the legend;
-    returns its top in percent."""
-    claimed, tolerance = 100 * claim["claimed"], 100 * claim["tolerance"]
-    if tolerance:
-        axis.axhspan(claimed - tolerance, claimed + tolerance, color="black", alpha=0.07, linewidth=0)
-    text = f"claim: {claim['policy']} {claimed:.4g}%" + (f" ± {tolerance:.3g}" if tolerance else "")
-    axis.axhline(claimed, color="black", linewidth=0.9, linestyle=_CLAIM_STYLES[k % len(_CLAIM_STYLES)],
-                 label=_wrap(text))
-    return min(100.0, claimed + tolerance)
+def _note(head: str, policies: list[str], width: int = 34) -> str:
+    return "\n".join(textwrap.wrap(head + ", ".join(policies), width, break_on_hyphens=False))
 
 
-def _running_rate(axis: Axes, curve: dict[str, np.ndarray], style: dict, label: str, level: float,
+def _claim_lines(axis: Axes, claims: pd.DataFrame) -> list[float]:
+    """Each claimed figure of a game as a dashed line (its tolerance as a grey band), named
+    in the legend with the policies that claim it; returns their tops in percent."""
+    tops = []
+    grouped = claims.groupby(["claimed", "tolerance"], sort=False)["policy"]
+    for k, ((claimed, tolerance), who) in enumerate(grouped):
+        claimed, tolerance = 100 * claimed, 100 * tolerance
+        if tolerance:
+            axis.axhspan(claimed - tolerance, claimed + tolerance, color="black", alpha=0.07, linewidth=0)
+        names = list(dict.fromkeys(who))
+        by = ", ".join(names) if len(names) <= 2 else f"{len(names)} policies"
+        text = f"claim: {by} {claimed:.4g}%" + (f" ± {tolerance:.3g}" if tolerance else "")
+        axis.axhline(claimed, color="black", linewidth=0.9, linestyle=_CLAIM_STYLES[k % len(_CLAIM_STYLES)],
+                     label="\n".join(textwrap.wrap(text, 34)))
+        tops.append(min(100.0, claimed + tolerance))
+    return tops
+
+
+def _running_rate(axis: Axes, curve: dict[str, np.ndarray], style: dict, level: float,
                   k: int, count: int) -> float:
     """One policy's running rate and band (and, with unknowns, the rate counting them as won);
-    returns the highest value drawn, in percent."""
+    returns the highest value drawn after the first few deals, in percent."""
     z = stats.z_value(level)
     n = curve["n"]
     p = curve["won"] / n
@@ -253,20 +281,36 @@ def _running_rate(axis: Axes, curve: dict[str, np.ndarray], style: dict, label: 
     # Markers at staggered deals, so that curves lying on one another each show theirs.
     every = max(1, len(n) // 8)
     start = min(len(n) - 1, (k * every) // max(1, count))
-    no_band = curve["won"][-1] == 0
-    axis.plot(n, p * 100, label=label + ("\n(no deal won: no band)" if no_band else ""), markersize=4,
-              markevery=(start, every), **style)
-    top = float(np.max(p[min(len(n) - 1, 9):]) * 100)
-    if not no_band:
+    axis.plot(n, p * 100, markersize=4, markevery=(start, every), **style)
+    settled = min(len(n) - 1, 9)  # the first few deals swing widely
+    top = float(np.max(p[settled:]) * 100)
+    if curve["won"][-1] > 0:
         axis.fill_between(n, (centre - half) * 100, (centre + half) * 100, color=style["color"], alpha=0.12,
                           linewidth=0)
-        top = max(top, float(np.max((centre + half)[min(len(n) - 1, 9):]) * 100))  # the first deals swing widely
+        top = max(top, float(np.max((centre + half)[settled:]) * 100))
     if curve["won_or_unknown"][-1] > curve["won"][-1]:
         upper = curve["won_or_unknown"] / n
-        axis.plot(n, upper * 100, color=style["color"], linestyle=":", linewidth=1.2,
-                  label=f"{label.split(chr(10) + '(under')[0]}: unknowns as wins")
+        axis.plot(n, upper * 100, color=style["color"], linestyle=":", linewidth=1.2)
         top = max(top, float(upper[-1] * 100))
     return top
+
+
+class _RatesLocator(matplotlib.ticker.MaxNLocator):
+    """Ticks of a rate axis: from 0 to 100% only (its limits leave a little room around them),
+    at round steps."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**{"steps": [1, 2, 2.5, 5, 10], **kwargs})
+
+    def tick_values(self, vmin: float, vmax: float) -> np.ndarray:
+        ticks = super().tick_values(max(0.0, vmin), min(100.0, vmax))
+        return ticks[(ticks >= 0) & (ticks <= 100)]
+
+
+def _running(verdicts: np.ndarray) -> dict[str, np.ndarray]:
+    """Cumulative wins and wins-or-unknowns after each deal, and the deal counts."""
+    return {"n": np.arange(1, len(verdicts) + 1), "won": np.cumsum(verdicts == WON),
+            "won_or_unknown": np.cumsum((verdicts == WON) | (verdicts == UNKNOWN))}
 
 
 def effort_figure(frame: pd.DataFrame) -> Figure | None:
@@ -336,7 +380,7 @@ def cards_home_figure(frame: pd.DataFrame, cards: Mapping[str, int] | None = Non
             axis.hist(group["cards_home"], bins=bins, histtype="step", linewidth=1.6,
                       linestyle=("-", "--", "-.", ":")[k % 4], color=colours[policy],
                       label=f"{_wrap(policy)} ({len(group)})")
-        axis.set(title=_wrap(game), xlabel=f"cards on the foundations at the end (of {total})",
+        axis.set(title=_title(game, 30), xlabel=f"cards on the foundations at the end (of {total})",
                  ylabel="lost deals", xlim=(-0.5, total + 0.5))
         axis.set_xticks(np.arange(0, total + 1, 13))  # a suit's worth of cards
         axis.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
@@ -372,9 +416,11 @@ def critical_figure(frame: pd.DataFrame) -> Figure | None:
             shares = group["critical_share"].to_numpy(float)
             axis.hist(shares, bins=bins, histtype="step", linewidth=1.5, color=colours[policy],
                       label=f"{_wrap(policy)} ({len(shares)}; median {100 * np.median(shares):.0f}%)")
-        axis.set(title=_wrap(game), xlabel="critical share of decisions", ylabel="won deals")
-        axis.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
-        axis.legend(title="policy (won deals)", frameon=False, fontsize="x-small")
+        axis.set(title=_title(game, 30), xlabel="critical share of decisions", ylabel="won deals")
+        axis.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+        axis.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        axis.legend(title="policy (won deals)", frameon=False, fontsize="x-small", loc="upper left",
+                    bbox_to_anchor=(1.0, 1.0))
     figure.suptitle("Critical decisions along each won deal's line\n(positions where another legal move "
                     "was proved lost, per position with a choice)", fontsize="medium")
     return figure
@@ -390,7 +436,8 @@ def difficulty_figure(difficulty: pd.DataFrame) -> Figure | None:
         return None
     games, levels = list(difficulty["game"].unique()), list(difficulty["difficulty"].unique())
     rungs = [level for level in levels if level not in _LEVEL_COLOURS]
-    greens = matplotlib.colormaps["YlGn"](np.linspace(0.25, 0.85, max(len(rungs), 1)))
+    # A wide stretch of the map, so that neighbouring rungs of a long ladder stay apart.
+    greens = matplotlib.colormaps["YlGnBu"](np.linspace(0.1, 0.75, max(len(rungs), 1)))
     colours = {**{rung: tuple(greens[i]) for i, rung in enumerate(rungs)}, **_LEVEL_COLOURS}
     figure = Figure(figsize=(max(6.4, 1.3 * len(games) + 3.5), 4.8), layout="constrained")
     axis = figure.subplots()
@@ -419,17 +466,22 @@ def _seen(label: str, information: pd.Series) -> str:
 def skill_curve_figure(curve: pd.DataFrame) -> Figure | None:
     """Win rate against thinking budget: one line per game through the rungs (ladder
     order) to perfect play, on a log "positions searched per move" axis, with Wilson
-    bands (``ladder.skill_curve``)."""
+    intervals as whiskers, each game's set a little apart so that none hides another;
+    each game has its marker, and lines are drawn thinner one after another, so lines
+    that coincide stay visible (``ladder.skill_curve``)."""
     if curve is None or not len(curve):
         return None
     figure = Figure(figsize=(8.4, 5.0), layout="constrained")
     axis = figure.subplots()
-    for i, (game, group) in enumerate(curve.groupby("game", sort=False)):
+    groups = list(curve.groupby("game", sort=False))
+    for i, (game, group) in enumerate(groups):
         colour = _COLOURS[i % len(_COLOURS)]
         group = group.sort_values("position")
-        axis.plot(group["x"], 100 * group["win_rate"], marker="o", color=colour, label=_wrap(game))
-        axis.fill_between(group["x"], 100 * group["wilson_low"], 100 * group["wilson_high"],
-                          color=colour, alpha=0.15, linewidth=0)
+        x = group["x"].to_numpy(float) * 10 ** (0.03 * (i - (len(groups) - 1) / 2))  # apart on the log axis
+        rate = 100 * group["win_rate"].to_numpy(float)
+        axis.errorbar(x, rate, yerr=[rate - 100 * group["wilson_low"], 100 * group["wilson_high"] - rate],
+                      color=colour, marker=_MARKERS[i % len(_MARKERS)], markersize=5, capsize=2,
+                      elinewidth=0.8, linewidth=max(1.0, 2.6 - 0.4 * i), label=_wrap(game))
     ticks = curve.drop_duplicates("position").sort_values("position")
     last = ticks["position"].max()
     names = [f"{r.policy}\n({r.budget:,})" if not pd.isna(r.budget) else str(r.policy)
@@ -440,7 +492,7 @@ def skill_curve_figure(curve: pd.DataFrame) -> Figure | None:
     axis.minorticks_off()
     axis.set(xlabel="player, placed by positions searched per move (log scale; non-searching "
                     "players left, perfect play right)", ylabel="deals won (%)", ylim=(-2, 102),
-             title="Skill curve: win rate by player (Wilson 95% bands)")
+             title="Skill curve: win rate by player (whiskers: Wilson 95% intervals)")
     axis.grid(axis="y", alpha=0.3)
     axis.legend(title="game", frameon=False, fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))
     return figure
