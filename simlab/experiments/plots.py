@@ -92,19 +92,26 @@ def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure:
     axis = figure.subplots()
     # Narrow bars get their labels on end, so that neighbours' labels do not run together.
     upright = width * figure.get_figwidth() / (len(games) + 0.5) < 0.4
-    colours, positions, tops = _policy_colours(policies), {}, [0.0]
+    colours, positions, tops, rates = _policy_colours(policies), {}, {}, {}
     for j, policy in enumerate(policies):
         x = np.arange(len(games)) + (j - (len(policies) - 1) / 2) * width
         rows = summary[summary["policy"] == policy].set_index("game").reindex(games)
-        tops.append(_policy_bars(axis, x, width, rows, colours[policy], upright))
-        positions.update({(game, policy): x[i] for i, game in enumerate(games)})
+        drawn = _policy_bars(axis, x, width, rows, colours[policy])
+        for i, game in enumerate(games):
+            positions[(game, policy)], tops[(game, policy)] = x[i], drawn[i]
+            rates[(game, policy)] = 100 * rows["win_rate"].iloc[i]
     for _, claim in claims.iterrows():
-        if (claim["game"], claim["policy"]) in positions:
-            tops.append(_claim_mark(axis, positions[(claim["game"], claim["policy"])] + 0.25 * width, claim))
+        cell = (claim["game"], claim["policy"])
+        if cell in positions:
+            tops[cell] = np.fmax(tops[cell], _claim_mark(axis, positions[cell] + 0.25 * width, claim))
+    for cell, rate in rates.items():  # each bar's label above all that is drawn on it
+        if rate == rate:
+            axis.annotate(f"{rate:.1f}", (positions[cell], tops[cell]), xytext=(0, 2), textcoords="offset points",
+                          ha="center", va="bottom", fontsize="x-small", rotation=90 if upright else 0)
     axis.set_xticks(np.arange(len(games)), [_wrap(game) for game in games])
     axis.set_xlim(-0.5, len(games) - 0.5)
     axis.set_ylabel("deals won (%)")
-    _fit_rates(axis, max(tops), headroom=0.13 if upright else 0.07)
+    _fit_rates(axis, float(np.nanmax([0.0, *tops.values()])), headroom=0.13 if upright else 0.07)
     figure.suptitle("Win rate by game and policy\n(bars: Wilson 95% interval)", fontsize="medium")
     kinds = summary["information"].dropna().unique().tolist() if "information" in summary else []
     handles = _legend_handles(axis, policies, kinds)
@@ -148,9 +155,9 @@ def _claim_mark(axis: Axes, x: float, claim: pd.Series) -> float:
 
 
 def _policy_bars(axis: Axes, x: np.ndarray, width: float, rows: pd.DataFrame,
-                 colour: tuple[float, ...], upright: bool) -> float:
-    """One policy's bars (hatched by what the player saw), their share of unknowns,
-    intervals and labels; returns the highest value drawn, in percent."""
+                 colour: tuple[float, ...]) -> np.ndarray:
+    """One policy's bars (hatched by what the player saw), their share of unknowns and
+    intervals; returns the top of what is drawn at each bar, in percent."""
     rate = rows["win_rate"].to_numpy(float) * 100
     hatches = [_HATCHES.get(kind, "") for kind in rows.get("information", pd.Series("", rows.index)).fillna("")]
     bars = axis.bar(x, rate, width * 0.9, color=colour, edgecolor="white", linewidth=0)
@@ -169,12 +176,7 @@ def _policy_bars(axis: Axes, x: np.ndarray, width: float, rows: pd.DataFrame,
     low, high = rows["wilson_low"].to_numpy(float) * 100, rows["wilson_high"].to_numpy(float) * 100
     axis.errorbar(x, rate, yerr=np.vstack([rate - low, high - rate]), fmt="none", ecolor="black",
                   elinewidth=1, capsize=3)
-    tops = np.fmax(high, np.where(shown, rows["range_high"].to_numpy(float) * 100, high))
-    for position, value, top in zip(x, rate, tops):
-        if value == value:
-            axis.annotate(f"{value:.1f}", (position, top), xytext=(0, 2), textcoords="offset points",
-                          ha="center", va="bottom", fontsize="x-small", rotation=90 if upright else 0)
-    return float(np.nanmax(tops)) if np.isfinite(tops).any() else 0.0
+    return np.fmax(high, np.where(shown, rows["range_high"].to_numpy(float) * 100, high))
 
 
 _RANGE_LABEL = "95% top with unknowns won"
@@ -300,7 +302,7 @@ class _RatesLocator(matplotlib.ticker.MaxNLocator):
     at round steps."""
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(**{"steps": [1, 2, 2.5, 5, 10], **kwargs})
+        super().__init__(**{"nbins": 6, "steps": [1, 2, 2.5, 5, 10], **kwargs})
 
     def tick_values(self, vmin: float, vmax: float) -> np.ndarray:
         ticks = super().tick_values(max(0.0, vmin), min(100.0, vmax))
