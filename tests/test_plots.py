@@ -179,3 +179,18 @@ def test_the_report_gives_the_figures_each_games_cards(tmp_path: Path, deals: pd
     saved = plots.save_figures(tmp_path, deals, summarize(deals), claims, cards=CARDS)
     assert {"win_rates", "convergence", "solver_effort", "cards_home_lost"} <= set(saved)
     assert (tmp_path / "cards_home_lost.png").stat().st_size > 0
+
+
+def test_titles_fit_a_one_panel_figure(deals: pd.DataFrame, claims: pd.DataFrame) -> None:
+    """A single game and cell: the narrowest figures, whose titles wrap rather than run off."""
+    castle = deals[deals["game"] == "castle"]
+    figures = [plots.convergence_figure(castle[castle["policy"] == "solver"], claims),
+               plots.effort_figure(castle), plots.cards_home_figure(castle[castle["policy"] == "random"], CARDS),
+               plots.win_rate_figure(summarize(castle[castle["policy"] == "solver"]), claims)]
+    for figure in figures:
+        drawn(figure)
+        title = figure._suptitle.get_window_extent()
+        assert title.x0 >= -1 and title.x1 <= figure.bbox.x1 + 1, figure.get_suptitle()
+        for legend in figure.legends + [axis.get_legend() for axis in figure.axes if axis.get_legend()]:
+            box = legend.get_window_extent()
+            assert box.x0 >= -1 and box.x1 <= figure.bbox.x1 + 1

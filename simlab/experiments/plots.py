@@ -75,6 +75,14 @@ _INFORMATION_TEXT = {"open": "open: the game hides nothing", "fair": "fair: sees
 _UNKNOWN_SEGMENT = 0.35  # opacity of the share of unknowns stacked on a bar
 
 
+def _suptitle(figure: Figure, text: str, fontsize: str = "medium") -> None:
+    """The figure's title, each line wrapped to the figure's width (about 12 characters an
+    inch at the medium size), so that a narrow figure does not clip it."""
+    width = max(30, int(figure.get_figwidth() * 12))
+    lines = [part for line in text.split("\n") for part in textwrap.wrap(line, width) or [""]]
+    figure.suptitle("\n".join(lines), fontsize=fontsize)
+
+
 def _title(label: str, width: int = 40) -> str:
     """A panel's title: the label, wrapped only when longer than ``width`` characters."""
     return label if len(label) <= width else _wrap(label)
@@ -112,7 +120,7 @@ def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure:
     axis.set_xlim(-0.5, len(games) - 0.5)
     axis.set_ylabel("deals won (%)")
     _fit_rates(axis, float(np.nanmax([0.0, *tops.values()])), headroom=0.13 if upright else 0.07)
-    figure.suptitle("Win rate by game and policy\n(bars: Wilson 95% interval)", fontsize="medium")
+    _suptitle(figure, "Win rate by game and policy\n(bars: Wilson 95% interval)")
     kinds = summary["information"].dropna().unique().tolist() if "information" in summary else []
     handles = _legend_handles(axis, policies, kinds)
     # As many columns as the figure's width holds (an entry takes up to about 2.4 inches).
@@ -218,8 +226,8 @@ def convergence_figure(frame: pd.DataFrame, claims: pd.DataFrame, level: float =
             axis.legend(handles=handles, frameon=False, fontsize="x-small", loc="upper left",
                         bbox_to_anchor=(1.01, 1.0), handlelength=2.4)
     _policy_legend(figure, policies, colours, markers, dotted=bool((played["verdict"] == UNKNOWN).any()))
-    figure.suptitle(f"Convergence of the estimate\n(band: Wilson {100 * level:.0f}%, none where no deal was "
-                    "won; dashed: claims; dotted: unknowns counted as wins)", fontsize="medium")
+    _suptitle(figure, f"Convergence of the estimate\n(band: Wilson {100 * level:.0f}%, none where no deal was "
+                      "won; dashed: claims; dotted: unknowns counted as wins)")
     return figure
 
 
@@ -342,9 +350,9 @@ def effort_figure(frame: pd.DataFrame) -> Figure | None:
         _mark_first_position(axis, group)
         axis.legend(frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     at_start = bool(((searched["nodes"] <= 1) & (searched["verdict"] == LOST)).any())
-    figure.suptitle("Solver effort per deal (every panel on the same scale)"
-                    + ("\nat 1 position: the deal was proved lost at its first position, before any move"
-                       if at_start else ""), fontsize="medium")
+    _suptitle(figure, "Solver effort per deal (every panel on the same scale)"
+              + ("\nat 1 position: the deal was proved lost at its first position, before any move"
+                 if at_start else ""))
     return figure
 
 
@@ -388,8 +396,8 @@ def cards_home_figure(frame: pd.DataFrame, cards: Mapping[str, int] | None = Non
         axis.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         axis.legend(title="policy (lost)", frameon=False, fontsize="small", loc="upper left",
                     bbox_to_anchor=(1.0, 1.0))
-    figure.suptitle("Cards home at the end of lost games\n(policies that play the deal out; "
-                    "searching policies such as the solver are left out)", fontsize="medium")
+    _suptitle(figure, "Cards home at the end of lost games\n(policies that play the deal out; "
+                      "searching policies such as the solver are left out)")
     return figure
 
 
@@ -423,8 +431,8 @@ def critical_figure(frame: pd.DataFrame) -> Figure | None:
         axis.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         axis.legend(title="policy (won deals)", frameon=False, fontsize="x-small", loc="upper left",
                     bbox_to_anchor=(1.0, 1.0))
-    figure.suptitle("Critical decisions along each won deal's line\n(positions where another legal move "
-                    "was proved lost, per position with a choice)", fontsize="medium")
+    _suptitle(figure, "Critical decisions along each won deal's line\n(positions where another legal move "
+                      "was proved lost, per position with a choice)")
     return figure
 
 
