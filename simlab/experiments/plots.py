@@ -71,7 +71,7 @@ def _wrap(label: str) -> str:
 
 _HATCHES = {"open": "", "fair": "..", "thoughtful": "////"}
 _INFORMATION_TEXT = {"open": "open: the game hides nothing", "fair": "fair: sees what a player sees",
-                     "thoughtful": "thoughtful: sees hidden cards\n(an upper bound)"}
+                     "thoughtful": "thoughtful: sees hidden cards\nand shuffles (an upper bound)"}
 _UNKNOWN_SEGMENT = 0.35  # opacity of the share of unknowns stacked on a bar
 
 
@@ -92,10 +92,11 @@ def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure:
     """Win rate by game and policy: bars with Wilson 95% intervals; a pale segment
     on a bar is its share of unknowns, and a grey whisker above the interval runs to
     its top with every unknown counted won (Blake and Gent's range); hatching says
-    what the player saw (``information``); each claim is a black diamond (a claim
-    with a tolerance with its interval). The legend sits below."""
+    what the player saw (``information``); each claim is a white diamond beside its
+    bar (a claim with a tolerance with its interval); each bar's label sits above all
+    that is drawn on it. The axis fits all of it; the legend sits below."""
     games, policies = list(summary["game"].unique()), list(summary["policy"].unique())
-    width = 0.8 / len(policies)
+    width = min(0.4, 0.8 / len(policies))  # one policy: a bar, not a slab
     figure = Figure(figsize=(max(6.4, 1.9 * len(games) + 2), 5.0), layout="constrained")
     axis = figure.subplots()
     # Narrow bars get their labels on end, so that neighbours' labels do not run together.
