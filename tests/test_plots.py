@@ -80,8 +80,11 @@ def make_deals() -> pd.DataFrame:
 
 
 def make_claims() -> pd.DataFrame:
-    return pd.DataFrame({"game": ["castle", "castle", "windmill"], "policy": ["solver", "solver", "greedy"],
-                         "claimed": [0.68, 0.5, 0.1], "tolerance": [0.0, 0.05, 0.0]})
+    """Two claims on the castle's solver (one with a tolerance); on Windmill one below a bar's
+    interval and one just above another's, where that bar's label would go."""
+    return pd.DataFrame({"game": ["castle", "castle", "windmill", "windmill"],
+                         "policy": ["solver", "solver", "greedy", "random"],
+                         "claimed": [0.68, 0.5, 0.1, 0.16], "tolerance": [0.0, 0.05, 0.0, 0.0]})
 
 
 def drawn(figure: Figure) -> list:
@@ -130,8 +133,13 @@ def test_win_rate_axis_holds_every_interval_and_unknown_and_marks_what_the_playe
     assert any(label.startswith("open") for label in labels)
     legend = axis.get_legend().get_window_extent()
     assert legend.y1 <= axis.get_window_extent().y0 and legend.x0 >= 0 and legend.x1 <= figure.bbox.x1
-    for text in axis.texts:  # every bar's label inside the axes
-        assert text.get_window_extent().y1 <= axis.get_window_extent().y1 + 1
+    diamonds = [axis.transData.transform(xy) for line in axis.get_lines() if line.get_marker() == "D"
+                for xy in line.get_xydata()]
+    assert len(diamonds) == len(claims)
+    for text in axis.texts:  # every bar's label inside the axes, clear of the claims
+        box = text.get_window_extent()
+        assert box.y1 <= axis.get_window_extent().y1 + 1
+        assert not any(box.overlaps(Bbox.from_extents(x - 5, y - 5, x + 5, y + 5)) for x, y in diamonds)
 
 
 def test_convergence_keeps_legends_off_the_curves_and_names_hidden_ones(

@@ -109,18 +109,22 @@ def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure:
         for i, game in enumerate(games):
             positions[(game, policy)], tops[(game, policy)] = x[i], drawn[i]
             rates[(game, policy)] = 100 * rows["win_rate"].iloc[i]
+    marks: dict[tuple[str, str], list[tuple[float, float]]] = {cell: [] for cell in positions}
     for _, claim in claims.iterrows():
         cell = (claim["game"], claim["policy"])
         if cell in positions:
-            tops[cell] = np.fmax(tops[cell], _claim_mark(axis, positions[cell] + 0.25 * width, claim))
-    for cell, rate in rates.items():  # each bar's label above all that is drawn on it
-        if rate == rate:
-            axis.annotate(f"{rate:.1f}", (positions[cell], tops[cell]), xytext=(0, 2), textcoords="offset points",
-                          ha="center", va="bottom", fontsize="x-small", rotation=90 if upright else 0)
+            marks[cell].append(_claim_mark(axis, positions[cell] + 0.25 * width, claim))
     axis.set_xticks(np.arange(len(games)), [_wrap(game) for game in games])
     axis.set_xlim(-0.5, len(games) - 0.5)
     axis.set_ylabel("deals won (%)")
-    _fit_rates(axis, float(np.nanmax([0.0, *tops.values()])), headroom=0.13 if upright else 0.07)
+    headroom = (0.13 if upright else 0.07) + (0.03 if len(claims) else 0.0)
+    top = float(np.nanmax([0.0, *tops.values(), *(high for spans in marks.values() for _, high in spans)]))
+    limit = _fit_rates(axis, top, headroom)
+    for cell, rate in rates.items():
+        if rate == rate:
+            axis.annotate(f"{rate:.1f}", (positions[cell], _label_height(tops[cell], marks[cell], limit, headroom)),
+                          xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
+                          fontsize="x-small", rotation=90 if upright else 0)
     _suptitle(figure, "Win rate by game and policy\n(bars: Wilson 95% interval)")
     kinds = summary["information"].dropna().unique().tolist() if "information" in summary else []
     handles = _legend_handles(axis, policies, kinds)
@@ -131,12 +135,24 @@ def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure:
     return figure
 
 
-def _fit_rates(axis: Axes, top: float, headroom: float) -> None:
+def _fit_rates(axis: Axes, top: float, headroom: float) -> float:
     """Zoom to the data (low rates are unreadable on a 0-100 axis), keeping every interval
-    and ``headroom`` (a share of the axis) above it for the labels; ticks stop at 100%."""
+    and ``headroom`` (a share of the axis) above it for the labels; ticks stop at 100%.
+    Returns the axis's top."""
     limit = (top + 1.0) / (1.0 - headroom)
     axis.set_ylim(0, limit)
     axis.yaxis.set_major_locator(_RatesLocator())
+    return limit
+
+
+def _label_height(top: float, marks: list[tuple[float, float]], limit: float, headroom: float) -> float:
+    """Where a bar's label goes: above its interval, and above a claim drawn beside it only
+    when the claim would run through the label (``headroom`` of the axis tall)."""
+    pad = 0.03 * limit
+    for low, high in sorted(marks):
+        if low - pad < top + (headroom - 0.03) * limit and high + pad > top:
+            top = high + pad
+    return top
 
 
 def _legend_handles(axis: Axes, policies: list[str], kinds: list[str]) -> list[Artist]:
@@ -149,9 +165,9 @@ def _legend_handles(axis: Axes, policies: list[str], kinds: list[str]) -> list[A
                             label=_INFORMATION_TEXT[kind]) for kind in _HATCHES if kind in kinds]
 
 
-def _claim_mark(axis: Axes, x: float, claim: pd.Series) -> float:
+def _claim_mark(axis: Axes, x: float, claim: pd.Series) -> tuple[float, float]:
     """A claim: a diamond at its figure, and its interval when it has a tolerance, at ``x``
-    (beside the bar's own interval); returns its top in percent."""
+    (beside the bar's own interval); returns its bottom and top in percent."""
     claimed, tolerance = claim["claimed"] * 100, claim["tolerance"] * 100
     if tolerance:
         axis.vlines(x, max(0.0, claimed - tolerance), min(100.0, claimed + tolerance), color="black",
@@ -160,7 +176,7 @@ def _claim_mark(axis: Axes, x: float, claim: pd.Series) -> float:
                   color="black", markersize=10)
     axis.plot(x, claimed, "D", markerfacecolor="white", markeredgecolor="black", markersize=6,
               linestyle="none", label=None if "claim" in _labels(axis) else "claim")
-    return min(100.0, claimed + tolerance)
+    return max(0.0, claimed - tolerance), min(100.0, claimed + tolerance)
 
 
 def _policy_bars(axis: Axes, x: np.ndarray, width: float, rows: pd.DataFrame,
