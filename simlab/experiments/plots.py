@@ -400,7 +400,7 @@ def cards_home_figure(frame: pd.DataFrame, cards: Mapping[str, int] | None = Non
     figure, axes = _grid(len(games))
     for axis, game in zip(axes, games):
         rows = lost[lost["game"] == game]
-        total = game_cards(game, rows["cards_home"], cards)
+        total = _game_cards(game, rows["cards_home"], cards)
         step = max(1, total // 52)  # one bin per card of a deck, two with two decks
         bins = np.arange(0, total + step + 1, step) - 0.5
         for k, (policy, group) in enumerate(rows.groupby("policy", sort=False)):
@@ -418,7 +418,7 @@ def cards_home_figure(frame: pd.DataFrame, cards: Mapping[str, int] | None = Non
     return figure
 
 
-def game_cards(game: str, cards_home: pd.Series, cards: Mapping[str, int] | None) -> int:
+def _game_cards(game: str, cards_home: pd.Series, cards: Mapping[str, int] | None) -> int:
     """The cards of ``game``: from ``cards`` (label to cards), else the decks the data needs."""
     if cards and game in cards:
         return int(cards[game])
