@@ -9,13 +9,17 @@ from __future__ import annotations
 import math
 import textwrap
 from pathlib import Path
+from typing import Mapping
 
 import matplotlib
 import matplotlib.ticker
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
 from simlab.experiments import stats
 
@@ -33,9 +37,10 @@ def _labels(axis: Axes) -> list[str]:
     return axis.get_legend_handles_labels()[1]
 
 
-def _grid(count: int, width: float = 4.6, height: float = 3.4) -> tuple[Figure, list[Axes]]:
-    """A figure with one panel per game, at most three to a row."""
-    columns = min(3, count)
+def _grid(count: int, width: float = 4.6, height: float = 3.4, columns: int = 3
+          ) -> tuple[Figure, list[Axes]]:
+    """A figure with one panel per game, at most ``columns`` to a row."""
+    columns = min(columns, count)
     rows = math.ceil(count / columns)
     figure = Figure(figsize=(width * columns, height * rows), layout="constrained")
     axes = figure.subplots(rows, columns, squeeze=False).ravel().tolist()
@@ -64,134 +69,323 @@ def _wrap(label: str) -> str:
     return "\n".join(lines)
 
 
+_HATCHES = {"open": "", "fair": "..", "thoughtful": "////"}
+_INFORMATION_TEXT = {"open": "open: the game hides nothing", "fair": "fair: sees what a player sees",
+                     "thoughtful": "thoughtful: sees hidden cards\nand shuffles (an upper bound)"}
+_UNKNOWN_SEGMENT = 0.35  # opacity of the share of unknowns stacked on a bar
+
+
+def _suptitle(figure: Figure, text: str, fontsize: str = "medium") -> None:
+    """The figure's title, each line wrapped to the figure's width (about 12 characters an
+    inch at the medium size), so that a narrow figure does not clip it."""
+    width = max(30, int(figure.get_figwidth() * 12))
+    lines = [part for line in text.split("\n") for part in textwrap.wrap(line, width) or [""]]
+    figure.suptitle("\n".join(lines), fontsize=fontsize)
+
+
+def _title(label: str, width: int = 40) -> str:
+    """A panel's title: the label, wrapped only when longer than ``width`` characters."""
+    return label if len(label) <= width else _wrap(label)
+
+
 def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure:
-    """Win rate by game and policy: bars with Wilson 95% intervals, the range
-    with unknowns as grey lines beside the bars, and each claim as a black
-    diamond (a claim with a tolerance as its interval). The legend sits below."""
+    """Win rate by game and policy: bars with Wilson 95% intervals; a pale segment
+    on a bar is its share of unknowns, and a grey whisker above the interval runs to
+    its top with every unknown counted won (Blake and Gent's range); hatching says
+    what the player saw (``information``); each claim is a white diamond beside its
+    bar (a claim with a tolerance with its interval); each bar's label sits above all
+    that is drawn on it. The axis fits all of it; the legend sits below."""
     games, policies = list(summary["game"].unique()), list(summary["policy"].unique())
-    width = 0.8 / len(policies)
+    width = min(0.4, 0.8 / len(policies))  # one policy: a bar, not a slab
     figure = Figure(figsize=(max(6.4, 1.9 * len(games) + 2), 5.0), layout="constrained")
     axis = figure.subplots()
-    positions = {}
+    # Narrow bars get their labels on end, so that neighbours' labels do not run together.
+    upright = width * figure.get_figwidth() / (len(games) + 0.5) < 0.4
+    colours, positions, tops, rates = _policy_colours(policies), {}, {}, {}
     for j, policy in enumerate(policies):
         x = np.arange(len(games)) + (j - (len(policies) - 1) / 2) * width
         rows = summary[summary["policy"] == policy].set_index("game").reindex(games)
-        _policy_bars(axis, x, width, rows, _wrap(policy), _policy_colours(policies)[policy])
-        positions.update({(game, policy): x[i] for i, game in enumerate(games)})
+        drawn = _policy_bars(axis, x, width, rows, colours[policy])
+        for i, game in enumerate(games):
+            positions[(game, policy)], tops[(game, policy)] = x[i], drawn[i]
+            rates[(game, policy)] = 100 * rows["win_rate"].iloc[i]
+    marks: dict[tuple[str, str], list[tuple[float, float]]] = {cell: [] for cell in positions}
     for _, claim in claims.iterrows():
-        if (claim["game"], claim["policy"]) in positions:
-            _claim_mark(axis, positions[(claim["game"], claim["policy"])], claim)
+        cell = (claim["game"], claim["policy"])
+        if cell in positions:
+            marks[cell].append(_claim_mark(axis, positions[cell] + 0.25 * width, claim))
     axis.set_xticks(np.arange(len(games)), [_wrap(game) for game in games])
+    axis.set_xlim(-0.5, len(games) - 0.5)
     axis.set_ylabel("deals won (%)")
-    # Zoom to the data (low win rates are unreadable on a 0-100 axis), with room for labels.
-    top = np.nanmax([summary["wilson_high"].max(), summary["range_high"].max(),
-                     (claims["claimed"] + claims["tolerance"]).max() if len(claims) else 0.0])
-    axis.set_ylim(0, min(100.0, 100 * top * 1.15 + 2))
-    figure.suptitle("Win rate by game and policy\n(bars: Wilson 95% interval)", fontsize="medium")
-    axis.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False, fontsize="small",
-                ncol=min(4, len(policies) + 2))
+    headroom = (0.13 if upright else 0.07) + (0.03 if len(claims) else 0.0)
+    top = float(np.nanmax([0.0, *tops.values(), *(high for spans in marks.values() for _, high in spans)]))
+    limit = _fit_rates(axis, top, headroom)
+    for cell, rate in rates.items():
+        if rate == rate:
+            axis.annotate(f"{rate:.1f}", (positions[cell], _label_height(tops[cell], marks[cell], limit, headroom)),
+                          xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
+                          fontsize="x-small", rotation=90 if upright else 0)
+    _suptitle(figure, "Win rate by game and policy\n(bars: Wilson 95% interval)")
+    kinds = summary["information"].dropna().unique().tolist() if "information" in summary else []
+    handles = _legend_handles(axis, policies, kinds)
+    # As many columns as the figure's width holds (an entry takes up to about 2.4 inches).
+    columns = max(1, min(4, len(handles), int(figure.get_figwidth() // 2.4)))
+    axis.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False,
+                fontsize="small", ncol=columns)
     return figure
 
 
-def _claim_mark(axis: Axes, x: float, claim: pd.Series) -> None:
-    """A claim: a diamond at its figure, and its interval when it has a tolerance."""
+def _fit_rates(axis: Axes, top: float, headroom: float) -> float:
+    """Zoom to the data (low rates are unreadable on a 0-100 axis), keeping every interval
+    and ``headroom`` (a share of the axis) above it for the labels; ticks stop at 100%.
+    Returns the axis's top."""
+    limit = (top + 1.0) / (1.0 - headroom)
+    axis.set_ylim(0, limit)
+    axis.yaxis.set_major_locator(_RatesLocator())
+    return limit
+
+
+def _label_height(top: float, marks: list[tuple[float, float]], limit: float, headroom: float) -> float:
+    """Where a bar's label goes: above its interval, and above a claim drawn beside it only
+    when the claim would run through the label (``headroom`` of the axis tall)."""
+    pad = 0.03 * limit
+    for low, high in sorted(marks):
+        if low - pad < top + (headroom - 0.03) * limit and high + pad > top:
+            top = high + pad
+    return top
+
+
+def _legend_handles(axis: Axes, policies: list[str], kinds: list[str]) -> list[Artist]:
+    """The policies' colours, then what the axis labelled (unknowns, claims), then the
+    hatching of each kind of player shown (``information``)."""
+    colours = _policy_colours(policies)
+    handles: list[Artist] = [Patch(facecolor=colours[policy], label=_wrap(policy)) for policy in policies]
+    handles += axis.get_legend_handles_labels()[0]
+    return handles + [Patch(facecolor="#a0a0a0", edgecolor="white", hatch=_HATCHES[kind], linewidth=0,
+                            label=_INFORMATION_TEXT[kind]) for kind in _HATCHES if kind in kinds]
+
+
+def _claim_mark(axis: Axes, x: float, claim: pd.Series) -> tuple[float, float]:
+    """A claim: a diamond at its figure, and its interval when it has a tolerance, at ``x``
+    (beside the bar's own interval); returns its bottom and top in percent."""
     claimed, tolerance = claim["claimed"] * 100, claim["tolerance"] * 100
     if tolerance:
         axis.vlines(x, max(0.0, claimed - tolerance), min(100.0, claimed + tolerance), color="black",
                     linewidth=1.2, label=None if "claim ± tolerance" in _labels(axis) else "claim ± tolerance")
         axis.plot([x, x], [max(0.0, claimed - tolerance), min(100.0, claimed + tolerance)], "_",
                   color="black", markersize=10)
-    axis.plot(x, claimed, "D", color="black", markersize=5,
-              label=None if "claim" in _labels(axis) else "claim")
+    axis.plot(x, claimed, "D", markerfacecolor="white", markeredgecolor="black", markersize=6,
+              linestyle="none", label=None if "claim" in _labels(axis) else "claim")
+    return max(0.0, claimed - tolerance), min(100.0, claimed + tolerance)
 
 
-def _policy_bars(axis: Axes, x: np.ndarray, width: float, rows: pd.DataFrame, policy: str,
-                 colour: tuple[float, ...]) -> None:
-    """One policy's bars, labels, and (where there are unknowns) the unknown range."""
+def _policy_bars(axis: Axes, x: np.ndarray, width: float, rows: pd.DataFrame,
+                 colour: tuple[float, ...]) -> np.ndarray:
+    """One policy's bars (hatched by what the player saw), their share of unknowns and
+    intervals; returns the top of what is drawn at each bar, in percent."""
     rate = rows["win_rate"].to_numpy(float) * 100
-    errors = np.vstack([rate - rows["wilson_low"] * 100, rows["wilson_high"] * 100 - rate])
-    bars = axis.bar(x, rate, width * 0.9, color=colour, label=policy, yerr=errors, capsize=3,
-                    error_kw={"elinewidth": 1})
-    axis.bar_label(bars, labels=[f"{r:.1f}" if r == r else "" for r in rate], padding=2,
-                   fontsize="x-small")
-    unknown = rows["unknown"].fillna(0).to_numpy() > 0
-    if unknown.any():
-        axis.vlines(x[unknown] + width * 0.3, rows["range_low"][unknown] * 100,
-                    rows["range_high"][unknown] * 100, color="dimgrey", linewidth=3, alpha=0.6,
-                    label=None if "unknowns lost … won" in _labels(axis) else "unknowns lost … won")
+    hatches = [_HATCHES.get(kind, "") for kind in rows.get("information", pd.Series("", rows.index)).fillna("")]
+    bars = axis.bar(x, rate, width * 0.9, color=colour, edgecolor="white", linewidth=0)
+    for bar, hatch in zip(bars, hatches):
+        bar.set_hatch(hatch)
+    unknown = rows["unknown"].fillna(0).to_numpy(float) / rows["played"].to_numpy(float) * 100
+    shown = np.nan_to_num(unknown) > 0
+    if shown.any():
+        axis.bar(x[shown], unknown[shown], width * 0.9, bottom=rate[shown], color=colour,
+                 alpha=_UNKNOWN_SEGMENT, linewidth=0)
+        if _UNKNOWN_LABEL not in _labels(axis):  # a grey proxy: the segments take their bar's colour
+            axis.bar([x[0]], [0], color="grey", alpha=_UNKNOWN_SEGMENT, linewidth=0, label=_UNKNOWN_LABEL)
+        axis.vlines(x[shown], rows["wilson_high"][shown] * 100, rows["range_high"][shown] * 100,
+                    color="dimgrey", linewidth=2.5,
+                    label=None if _RANGE_LABEL in _labels(axis) else _RANGE_LABEL)
+    low, high = rows["wilson_low"].to_numpy(float) * 100, rows["wilson_high"].to_numpy(float) * 100
+    axis.errorbar(x, rate, yerr=np.vstack([rate - low, high - rate]), fmt="none", ecolor="black",
+                  elinewidth=1, capsize=3)
+    return np.fmax(high, np.where(shown, rows["range_high"].to_numpy(float) * 100, high))
+
+
+_RANGE_LABEL = "95% top with unknowns won"
+_UNKNOWN_LABEL = "unknown (budget ran out)"
+# Dashes for claims, none of them dotted (dots are a policy's unknowns counted as wins).
+_CLAIM_STYLES = ((0, (5, 2)), (0, (9, 3, 2, 3)), (0, (14, 4)), (0, (3, 2, 3, 2, 9, 2)))
+_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "<", ">", "*")
 
 
 def convergence_figure(frame: pd.DataFrame, claims: pd.DataFrame, level: float = stats.LEVEL) -> Figure:
     """The running win rate against deals played, with its Wilson band, one panel per
-    game, each zoomed to its own data. Where a policy has unknowns, a dotted line of its
-    colour counts them as wins (the solid line counts them as losses); claims are
-    labelled dashed lines."""
+    game, each zoomed to its own data. Each policy has its colour and marker (one legend
+    below the panels), and is drawn thinner than the one before, so curves that coincide
+    stay visible; each panel's own legend, beside it, names its claims (dashed lines, a
+    tolerance as a grey band) and the policies whose curves coincide. Where a policy has
+    unknowns, a dotted line of its colour counts them as wins (the solid line counts them
+    as losses). A policy that won no deal has no band."""
     played = frame[frame["verdict"] != ERROR]
     games, policies = list(played["game"].unique()), list(played["policy"].unique())
     colours = _policy_colours(policies)
-    figure, axes = _grid(max(1, len(games)))
+    markers = {policy: _MARKERS[i % len(_MARKERS)] for i, policy in enumerate(policies)}
+    figure, axes = _grid(max(1, len(games)), width=6.4, height=3.3, columns=2)
     for axis, game in zip(axes, games):
+        groups = played[played["game"] == game].groupby("policy", sort=False)
+        curves = {policy: _running(group["verdict"].to_numpy()) for policy, group in groups}
         top = 0.0
-        for policy, group in played[played["game"] == game].groupby("policy", sort=False):
-            top = max(top, _running_rate(axis, group, colours[policy], _wrap(policy), level))
-        for _, claim in claims[claims["game"] == game].iterrows():
-            top = max(top, claim["claimed"] * 100)
-            axis.axhline(claim["claimed"] * 100, color="black", linestyle="--", linewidth=0.8)
-            axis.annotate(f"claim: {claim['policy']} {100 * claim['claimed']:.4g}%", fontsize="x-small",
-                          xy=(1, claim["claimed"] * 100), xycoords=("axes fraction", "data"),
-                          ha="right", va="bottom")
-        axis.set(title=_wrap(game), xlabel="deals played", ylabel="running win rate (%)",
-                 ylim=(0, min(102.0, top * 1.15 + 2)))  # 102: a 100% line stays visible
-        axis.legend(title="policy", frameon=False, fontsize="x-small", loc="best")
-    figure.suptitle("Convergence of the estimate\n(band: Wilson 95%; dashed: claims; dotted: "
-                    "unknowns counted as wins)", fontsize="medium")
+        for k, (policy, curve) in enumerate(curves.items()):
+            style = {"color": colours[policy], "marker": markers[policy],
+                     "linewidth": max(1.0, 3.2 - 0.55 * k), "zorder": 2 + 0.1 * k}
+            top = max(top, _running_rate(axis, curve, style, level, k, len(curves)))
+        top = max([top] + _claim_lines(axis, claims[claims["game"] == game]))
+        axis.set(title=_title(game), xlabel="deals played", ylabel="running win rate (%)",
+                 ylim=(-2, min(102.0, max(10.0, top * 1.15 + 2))))  # -2, 102: a 0% or 100% line shows
+        axis.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        axis.yaxis.set_major_locator(_RatesLocator())
+        handles = axis.get_legend_handles_labels()[0]
+        handles += [Line2D([], [], linestyle="none", label=note) for note in _curve_notes(curves)]
+        if handles:
+            axis.legend(handles=handles, frameon=False, fontsize="x-small", loc="upper left",
+                        bbox_to_anchor=(1.01, 1.0), handlelength=2.4)
+    _policy_legend(figure, policies, colours, markers, dotted=bool((played["verdict"] == UNKNOWN).any()))
+    _suptitle(figure, f"Convergence of the estimate\n(band: Wilson {100 * level:.0f}%, none where no deal was "
+                      "won; dashed: claims; dotted: unknowns counted as wins)")
     return figure
 
 
-def _running_rate(axis: Axes, group: pd.DataFrame, colour: tuple[float, ...], label: str,
-                  level: float) -> float:
+def _policy_legend(figure: Figure, policies: list[str], colours: dict[str, tuple[float, ...]],
+                   markers: dict[str, str], dotted: bool) -> None:
+    """One legend below the panels: each policy's colour and marker (the same in every panel)."""
+    handles = [Line2D([], [], color=colours[p], marker=markers[p], linewidth=2, markersize=5, label=_wrap(p))
+               for p in policies]
+    if dotted:
+        handles.append(Line2D([], [], color="dimgrey", linestyle=":", linewidth=1.4,
+                              label="unknowns counted\nas wins"))
+    figure.legend(handles=handles, loc="outside lower center", ncol=min(6, len(handles)), frameon=False,
+                  fontsize="small", title="policy")
+
+
+def _curve_notes(curves: dict[str, dict[str, np.ndarray]]) -> list[str]:
+    """What the lines cannot show: the policies that won no deal (on the 0% line, no band)
+    and each set of policies whose running rates are the same curve."""
+    zero = [policy for policy, curve in curves.items() if curve["won"][-1] == 0]
+    notes = [_note("no deal won (0% line, no band): ", zero)] if zero else []
+    rest = [policy for policy in curves if policy not in zero]
+    while rest:
+        same = [p for p in rest if np.array_equal(curves[p]["won"], curves[rest[0]]["won"])]
+        if len(same) > 1:
+            notes.append(_note("one curve (drawn one on another): ", same))
+        rest = [p for p in rest if p not in same]
+    return notes
+
+
+def _note(head: str, policies: list[str], width: int = 34) -> str:
+    return "\n".join(textwrap.wrap(head + ", ".join(policies), width, break_on_hyphens=False))
+
+
+def _claim_lines(axis: Axes, claims: pd.DataFrame) -> list[float]:
+    """Each claimed figure of a game as a dashed line (its tolerance as a grey band), named
+    in the legend with the policies that claim it; returns their tops in percent."""
+    tops = []
+    grouped = claims.groupby(["claimed", "tolerance"], sort=False)["policy"]
+    for k, ((claimed, tolerance), who) in enumerate(grouped):
+        claimed, tolerance = 100 * claimed, 100 * tolerance
+        if tolerance:
+            axis.axhspan(claimed - tolerance, claimed + tolerance, color="black", alpha=0.07, linewidth=0)
+        names = list(dict.fromkeys(who))
+        by = ", ".join(names) if len(names) <= 2 else f"{len(names)} policies"
+        text = f"claim: {by} {claimed:.4g}%" + (f" ± {tolerance:.3g}" if tolerance else "")
+        axis.axhline(claimed, color="black", linewidth=0.9, linestyle=_CLAIM_STYLES[k % len(_CLAIM_STYLES)],
+                     label="\n".join(textwrap.wrap(text, 34)))
+        tops.append(min(100.0, claimed + tolerance))
+    return tops
+
+
+def _running_rate(axis: Axes, curve: dict[str, np.ndarray], style: dict, level: float,
+                  k: int, count: int) -> float:
     """One policy's running rate and band (and, with unknowns, the rate counting them as won);
-    returns the highest value drawn, in percent."""
+    returns the highest value drawn after the first few deals, in percent."""
     z = stats.z_value(level)
-    n = np.arange(1, len(group) + 1)
-    verdicts = group["verdict"].to_numpy()
-    p = np.cumsum(verdicts == WON) / n
+    n = curve["n"]
+    p = curve["won"] / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    axis.plot(n, p * 100, color=colour, label=label, linewidth=1.4)
-    axis.fill_between(n, (centre - half) * 100, (centre + half) * 100, color=colour, alpha=0.15, linewidth=0)
-    top = float(np.max((centre + half)[min(len(n) - 1, 9):]) * 100)  # the first few deals swing widely
-    if (verdicts == UNKNOWN).any():
-        upper = np.cumsum((verdicts == WON) | (verdicts == UNKNOWN)) / n
-        axis.plot(n, upper * 100, color=colour, linestyle=":", linewidth=1.2,
-                  label=f"{label}: unknowns as wins")
+    # Markers at staggered deals, so that curves lying on one another each show theirs.
+    every = max(1, len(n) // 8)
+    start = min(len(n) - 1, (k * every) // max(1, count))
+    axis.plot(n, p * 100, markersize=4, markevery=(start, every), **style)
+    settled = min(len(n) - 1, 9)  # the first few deals swing widely
+    top = float(np.max(p[settled:]) * 100)
+    if curve["won"][-1] > 0:
+        axis.fill_between(n, (centre - half) * 100, (centre + half) * 100, color=style["color"], alpha=0.12,
+                          linewidth=0)
+        top = max(top, float(np.max((centre + half)[settled:]) * 100))
+    if curve["won_or_unknown"][-1] > curve["won"][-1]:
+        upper = curve["won_or_unknown"] / n
+        axis.plot(n, upper * 100, color=style["color"], linestyle=":", linewidth=1.2)
         top = max(top, float(upper[-1] * 100))
     return top
 
 
+class _RatesLocator(matplotlib.ticker.MaxNLocator):
+    """Ticks of a rate axis: from 0 to 100% only (its limits leave a little room around them),
+    at round steps."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**{"nbins": 6, "steps": [1, 2, 2.5, 5, 10], **kwargs})
+
+    def tick_values(self, vmin: float, vmax: float) -> np.ndarray:
+        ticks = super().tick_values(max(0.0, vmin), min(100.0, vmax))
+        return ticks[(ticks >= 0) & (ticks <= 100)]
+
+
+def _running(verdicts: np.ndarray) -> dict[str, np.ndarray]:
+    """Cumulative wins and wins-or-unknowns after each deal, and the deal counts."""
+    return {"n": np.arange(1, len(verdicts) + 1), "won": np.cumsum(verdicts == WON),
+            "won_or_unknown": np.cumsum((verdicts == WON) | (verdicts == UNKNOWN))}
+
+
 def effort_figure(frame: pd.DataFrame) -> Figure | None:
-    """Distribution of solver nodes per deal (log scale) by verdict; None without solver runs."""
+    """Distribution of solver nodes per deal (log scale) by verdict, one panel per game and
+    searching policy, every panel on the same x range; None without solver runs. A deal
+    proved lost at its first position (one position searched, before any move) is counted
+    in its legend and marked."""
     searched = frame[(frame["nodes"] > 0) & (frame["verdict"] != ERROR)]
     if searched.empty:
         return None
     cells = list(searched.groupby(["game", "policy"], sort=False))
     figure, axes = _grid(len(cells))
+    low = math.floor(np.log10(searched["nodes"].min()))
+    high = max(low + 1.0, float(np.log10(searched["nodes"].max())) + 1e-9)
+    bins = np.logspace(low, high, 31)
     for axis, ((game, policy), group) in zip(axes, cells):
-        nodes = np.log10(group["nodes"].to_numpy(float))
-        bins = np.linspace(nodes.min(), max(nodes.max(), nodes.min() + 1), 30)
         for verdict in (WON, LOST, UNKNOWN):
-            values = np.log10(group.loc[group["verdict"] == verdict, "nodes"].to_numpy(float))
+            values = group.loc[group["verdict"] == verdict, "nodes"].to_numpy(float)
             if len(values):
                 axis.hist(values, bins=bins, color=_VERDICT_COLOURS[verdict], alpha=0.7,
                           label=f"{verdict} ({len(values)})")
-        axis.set(title=f"{game} / {policy}", xlabel="log10(nodes searched)", ylabel="deals")
-        axis.legend(frameon=False, fontsize="small")
-    figure.suptitle("Solver effort per deal")
+        axis.set_xscale("log")
+        title = f"{game} / {policy}"
+        axis.set(title=title if len(title) <= 40 else f"{game} /\n{policy}", xlabel="positions searched (log scale)",
+                 ylabel="deals", xlim=(bins[0] / 1.5, bins[-1] * 1.5))
+        axis.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        _mark_first_position(axis, group)
+        axis.legend(frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    at_start = bool(((searched["nodes"] <= 1) & (searched["verdict"] == LOST)).any())
+    _suptitle(figure, "Solver effort per deal (every panel on the same scale)"
+              + ("\nat 1 position: the deal was proved lost at its first position, before any move"
+                 if at_start else ""))
     return figure
 
 
-def cards_home_figure(frame: pd.DataFrame) -> Figure | None:
-    """How far lost games got: cards on the foundations at the end, one panel per game.
+def _mark_first_position(axis: Axes, group: pd.DataFrame) -> None:
+    """Name the bar at one position: losses proved before a move."""
+    at_start = int(((group["nodes"] <= 1) & (group["verdict"] == LOST)).sum())
+    if at_start:
+        axis.annotate(f"{at_start} proved lost\nbefore a move", xy=(1.0, at_start), xytext=(8, -2),
+                      textcoords="offset points", fontsize="x-small", va="top", ha="left",
+                      arrowprops={"arrowstyle": "-", "color": "dimgrey", "linewidth": 0.6})
+
+
+def cards_home_figure(frame: pd.DataFrame, cards: Mapping[str, int] | None = None) -> Figure | None:
+    """How far lost games got: cards on the foundations at the end, one panel per game,
+    its axis running to the game's cards (``cards``: game label to 52 times its decks;
+    without it, 52 or 104 by the data).
 
     Only policies that play a game out: a searching policy (any deal with nodes
     searched, e.g. the solver) proves a deal lost without an end position, so its
@@ -201,19 +395,34 @@ def cards_home_figure(frame: pd.DataFrame) -> Figure | None:
     if lost.empty:
         return None
     games = list(lost["game"].unique())
-    colours = _policy_colours(list(frame["policy"].unique()))
+    policies = list(frame["policy"].unique())
+    colours = _policy_colours(policies)
     figure, axes = _grid(len(games))
-    bins = np.arange(0, 54) - 0.5
     for axis, game in zip(axes, games):
-        for policy, group in lost[lost["game"] == game].groupby("policy", sort=False):
-            axis.hist(group["cards_home"], bins=bins, histtype="step", linewidth=1.5,
-                      color=colours[policy], label=f"{policy} ({len(group)})")
-        axis.set(title=game, xlabel="cards on the foundations at the end", ylabel="lost deals",
-                 xlim=(-0.5, min(52, lost["cards_home"].max() + 3) + 0.5))
-        axis.legend(title="policy (lost)", frameon=False, fontsize="small")
-    figure.suptitle("Cards home at the end of lost games\n(policies that play the deal out; "
-                    "searching policies such as the solver are left out)", fontsize="medium")
+        rows = lost[lost["game"] == game]
+        total = _game_cards(game, rows["cards_home"], cards)
+        step = max(1, total // 52)  # one bin per card of a deck, two with two decks
+        bins = np.arange(0, total + step + 1, step) - 0.5
+        for k, (policy, group) in enumerate(rows.groupby("policy", sort=False)):
+            axis.hist(group["cards_home"], bins=bins, histtype="step", linewidth=1.6,
+                      linestyle=("-", "--", "-.", ":")[k % 4], color=colours[policy],
+                      label=f"{_wrap(policy)} ({len(group)})")
+        axis.set(title=_title(game, 30), xlabel=f"cards on the foundations at the end (of {total})",
+                 ylabel="lost deals", xlim=(-0.5, total + 0.5))
+        axis.set_xticks(np.arange(0, total + 1, 13))  # a suit's worth of cards
+        axis.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        axis.legend(title="policy (lost)", frameon=False, fontsize="small", loc="upper left",
+                    bbox_to_anchor=(1.0, 1.0))
+    _suptitle(figure, "Cards home at the end of lost games\n(policies that play the deal out; "
+                      "searching policies such as the solver are left out)")
     return figure
+
+
+def _game_cards(game: str, cards_home: pd.Series, cards: Mapping[str, int] | None) -> int:
+    """The cards of ``game``: from ``cards`` (label to cards), else the decks the data needs."""
+    if cards and game in cards:
+        return int(cards[game])
+    return 52 * max(1, math.ceil(float(cards_home.max()) / 52)) if len(cards_home) else 52
 
 
 def critical_figure(frame: pd.DataFrame) -> Figure | None:
@@ -234,11 +443,13 @@ def critical_figure(frame: pd.DataFrame) -> Figure | None:
             shares = group["critical_share"].to_numpy(float)
             axis.hist(shares, bins=bins, histtype="step", linewidth=1.5, color=colours[policy],
                       label=f"{_wrap(policy)} ({len(shares)}; median {100 * np.median(shares):.0f}%)")
-        axis.set(title=_wrap(game), xlabel="critical share of decisions", ylabel="won deals")
-        axis.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
-        axis.legend(title="policy (won deals)", frameon=False, fontsize="x-small")
-    figure.suptitle("Critical decisions along each won deal's line\n(positions where another legal move "
-                    "was proved lost, per position with a choice)", fontsize="medium")
+        axis.set(title=_title(game, 30), xlabel="critical share of decisions", ylabel="won deals")
+        axis.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+        axis.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        axis.legend(title="policy (won deals)", frameon=False, fontsize="x-small", loc="upper left",
+                    bbox_to_anchor=(1.0, 1.0))
+    _suptitle(figure, "Critical decisions along each won deal's line\n(positions where another legal move "
+                      "was proved lost, per position with a choice)")
     return figure
 
 
@@ -252,7 +463,8 @@ def difficulty_figure(difficulty: pd.DataFrame) -> Figure | None:
         return None
     games, levels = list(difficulty["game"].unique()), list(difficulty["difficulty"].unique())
     rungs = [level for level in levels if level not in _LEVEL_COLOURS]
-    greens = matplotlib.colormaps["YlGn"](np.linspace(0.25, 0.85, max(len(rungs), 1)))
+    # A wide stretch of the map, so that neighbouring rungs of a long ladder stay apart.
+    greens = matplotlib.colormaps["YlGnBu"](np.linspace(0.1, 0.75, max(len(rungs), 1)))
     colours = {**{rung: tuple(greens[i]) for i, rung in enumerate(rungs)}, **_LEVEL_COLOURS}
     figure = Figure(figsize=(max(6.4, 1.3 * len(games) + 3.5), 4.8), layout="constrained")
     axis = figure.subplots()
@@ -281,17 +493,22 @@ def _seen(label: str, information: pd.Series) -> str:
 def skill_curve_figure(curve: pd.DataFrame) -> Figure | None:
     """Win rate against thinking budget: one line per game through the rungs (ladder
     order) to perfect play, on a log "positions searched per move" axis, with Wilson
-    bands (``ladder.skill_curve``)."""
+    intervals as whiskers, each game's set a little apart so that none hides another;
+    each game has its marker, and lines are drawn thinner one after another, so lines
+    that coincide stay visible (``ladder.skill_curve``)."""
     if curve is None or not len(curve):
         return None
     figure = Figure(figsize=(8.4, 5.0), layout="constrained")
     axis = figure.subplots()
-    for i, (game, group) in enumerate(curve.groupby("game", sort=False)):
+    groups = list(curve.groupby("game", sort=False))
+    for i, (game, group) in enumerate(groups):
         colour = _COLOURS[i % len(_COLOURS)]
         group = group.sort_values("position")
-        axis.plot(group["x"], 100 * group["win_rate"], marker="o", color=colour, label=_wrap(game))
-        axis.fill_between(group["x"], 100 * group["wilson_low"], 100 * group["wilson_high"],
-                          color=colour, alpha=0.15, linewidth=0)
+        x = group["x"].to_numpy(float) * 10 ** (0.03 * (i - (len(groups) - 1) / 2))  # apart on the log axis
+        rate = 100 * group["win_rate"].to_numpy(float)
+        axis.errorbar(x, rate, yerr=[rate - 100 * group["wilson_low"], 100 * group["wilson_high"] - rate],
+                      color=colour, marker=_MARKERS[i % len(_MARKERS)], markersize=5, capsize=2,
+                      elinewidth=0.8, linewidth=max(1.0, 2.6 - 0.4 * i), label=_wrap(game))
     ticks = curve.drop_duplicates("position").sort_values("position")
     last = ticks["position"].max()
     names = [f"{r.policy}\n({r.budget:,})" if not pd.isna(r.budget) else str(r.policy)
@@ -302,7 +519,7 @@ def skill_curve_figure(curve: pd.DataFrame) -> Figure | None:
     axis.minorticks_off()
     axis.set(xlabel="player, placed by positions searched per move (log scale; non-searching "
                     "players left, perfect play right)", ylabel="deals won (%)", ylim=(-2, 102),
-             title="Skill curve: win rate by player (Wilson 95% bands)")
+             title="Skill curve: win rate by player (whiskers: Wilson 95% intervals)")
     axis.grid(axis="y", alpha=0.3)
     axis.legend(title="game", frameon=False, fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))
     return figure
@@ -310,13 +527,14 @@ def skill_curve_figure(curve: pd.DataFrame) -> Figure | None:
 
 def save_figures(folder: Path, frame: pd.DataFrame, summary: pd.DataFrame,
                  claims: pd.DataFrame, difficulty: pd.DataFrame | None = None,
-                 curve: pd.DataFrame | None = None) -> list[str]:
-    """Draw and save every figure that has data; return their names (without extension)."""
+                 curve: pd.DataFrame | None = None, cards: Mapping[str, int] | None = None) -> list[str]:
+    """Draw and save every figure that has data; return their names (without extension).
+    ``cards``: each game label's cards (52 times its decks), the cards-home figure's range."""
     figures = {
         "win_rates": win_rate_figure(summary, claims) if len(summary) else None,
         "convergence": convergence_figure(frame, claims) if len(frame) else None,
         "solver_effort": effort_figure(frame),
-        "cards_home_lost": cards_home_figure(frame),
+        "cards_home_lost": cards_home_figure(frame, cards),
         "critical_decisions": critical_figure(frame),
         "difficulty": difficulty_figure(difficulty),
         "skill_curve": skill_curve_figure(curve),

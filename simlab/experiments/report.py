@@ -22,6 +22,7 @@ from simlab.experiments.markdown import report_markdown
 from simlab.experiments.plots import save_figures
 from simlab.experiments.store import KEY_COLUMN
 from simlab.experiments.tables import brackets_table, claims_table, comparisons_table, players, summarize
+from simlab.games import make_game
 from simlab.version import __version__
 
 # Files of an output folder besides the database (``store.DATABASE_NAME``), the
@@ -102,12 +103,17 @@ def write_reports(folder: Path, config: ExperimentConfig, frame: pd.DataFrame,
         manifest = {**manifest, "cells": cells}
     # The figures draw players' win rates; a relaxation bound is in brackets.csv and the report.
     figures = save_figures(folder, players(tables["deals"]), players(summary), tables["claims"],
-                           tables.get("difficulty"), tables.get("skill_curve"))
+                           tables.get("difficulty"), tables.get("skill_curve"), game_cards(config))
     _write_errors(folder, errors)
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     text = report_markdown(config, tables, figures, manifest)
     (folder / "report.md").write_text(text, encoding="utf-8")
     return tables
+
+
+def game_cards(config: ExperimentConfig) -> dict[str, int]:
+    """Each game label's cards (52 times its decks): the range of the cards-home figure."""
+    return {game.label: make_game(game.name, **game.params).table.n_cards for game in config.games}
 
 
 def with_keys(deals: pd.DataFrame, cells: list[dict[str, Any]]) -> pd.DataFrame:

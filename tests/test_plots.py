@@ -1,0 +1,204 @@
+"""The figures read right for every game (issue 24): drawn from hand-made per-deal
+tables of a one-deck game (52 cards, open) and a two-deck one (104 cards, hidden
+cards: fair and thoughtful players), with no game played. Each test checks an axis
+or a legend against the data it shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.transforms import Bbox
+
+from simlab.experiments import plots
+from simlab.experiments.config import config_from_dict
+from simlab.experiments.report import game_cards
+from simlab.experiments.tables import summarize
+
+matplotlib.use("Agg")
+
+CARDS = {"castle": 52, "windmill": 104}
+DEALS = 60
+
+
+def cell(game: str, policy: str, information: str, verdicts: list[str], cards_home: list[int],
+         nodes: list[int] | None = None) -> pd.DataFrame:
+    """The per-deal rows of one cell, deals 1..n, shaped like ``deals.csv``'s."""
+    n = len(verdicts)
+    return pd.DataFrame({
+        "game": game, "policy": policy, "information": information, "deal": np.arange(1, n + 1),
+        "verdict": verdicts, "end_reason": ["won" if v == "won" else "stuck" for v in verdicts],
+        "moves": 40, "cards_home": cards_home, "nodes": nodes if nodes is not None else 0,
+        "cpu_seconds": 0.01, "error": "",
+    })
+
+
+def spread(low: int, high: int, n: int = DEALS) -> list[int]:
+    """``n`` card counts spread evenly from ``low`` to ``high``."""
+    return np.linspace(low, high, n).round().astype(int).tolist()
+
+
+@pytest.fixture(scope="module")
+def deals() -> pd.DataFrame:
+    return make_deals()
+
+
+@pytest.fixture(scope="module")
+def claims() -> pd.DataFrame:
+    return make_claims()
+
+
+def make_deals() -> pd.DataFrame:
+    """Castle (one deck): random wins nothing, greedy the same (one curve), the solver
+    18 deals with 6 proved lost at the first position and 12 unknowns. Windmill (two
+    decks): players lose with 55 to 103 cards home; the thoughtful solver wins 20 with
+    36 unknowns (its range reaches near 100%), the fair one 10."""
+    rng = np.random.default_rng(7)
+    lost_castle = ["lost"] * DEALS
+    solver = ["won"] * 18 + ["lost"] * 6 + ["unknown"] * 12 + ["won"] * 12 + ["lost"] * 12
+    solver_nodes = ([500] * 18 + [1] * 6 + [20000] * 12 + [900] * 12 + [300] * 12)
+    thoughtful = ["won"] * 20 + ["unknown"] * 36 + ["lost"] * 4
+    fair = ["won"] * 10 + ["lost"] * 50
+    parts = [
+        cell("castle", "random", "open", lost_castle, spread(0, 20)),
+        cell("castle", "greedy", "open", lost_castle, spread(2, 30)),
+        cell("castle", "solver", "open", solver, [52 if v == "won" else 0 for v in solver], solver_nodes),
+        cell("windmill", "random", "fair", ["won"] * 3 + ["lost"] * (DEALS - 3),
+             [104] * 3 + spread(55, 103, DEALS - 3)),
+        cell("windmill", "greedy", "fair", ["won"] * 5 + ["lost"] * (DEALS - 5),
+             [104] * 5 + spread(60, 100, DEALS - 5)),
+        cell("windmill", "solver_thoughtful", "thoughtful", thoughtful, [104 if v == "won" else 8 for v in thoughtful],
+             rng.integers(1000, 200000, DEALS).tolist()),
+        cell("windmill", "solver_fair", "fair", fair, [104 if v == "won" else 8 for v in fair],
+             rng.integers(5000, 90000, DEALS).tolist()),
+    ]
+    return pd.concat(parts, ignore_index=True)
+
+
+def make_claims() -> pd.DataFrame:
+    """Two claims on the castle's solver (one with a tolerance); on Windmill one below a bar's
+    interval and one just above another's, where that bar's label would go."""
+    return pd.DataFrame({"game": ["castle", "castle", "windmill", "windmill"],
+                         "policy": ["solver", "solver", "greedy", "random"],
+                         "claimed": [0.68, 0.5, 0.1, 0.16], "tolerance": [0.0, 0.05, 0.0, 0.0]})
+
+
+def drawn(figure: Figure) -> list:
+    """The figure's visible panels, once laid out as when saved."""
+    figure.draw_without_rendering()
+    return [axis for axis in figure.axes if axis.get_visible()]
+
+
+def panel(figure: Figure, title: str):
+    return next(axis for axis in drawn(figure) if axis.get_title().split(" /")[0] == title)
+
+
+def overlaps(a: Bbox, b: Bbox) -> bool:
+    return a.x0 < b.x1 - 1 and b.x0 < a.x1 - 1 and a.y0 < b.y1 - 1 and b.y0 < a.y1 - 1
+
+
+def test_cards_home_runs_to_each_games_cards_and_shows_every_lost_deal(deals: pd.DataFrame) -> None:
+    for cards in (CARDS, None):  # given by the config, or read off the data
+        figure = plots.cards_home_figure(deals, cards)
+        for game, total in CARDS.items():
+            axis = panel(figure, game)
+            low, high = axis.get_xlim()
+            lost = deals[(deals["game"] == game) & (deals["verdict"] == "lost") & (deals["nodes"] == 0)]
+            assert high >= total and high <= total + 1
+            assert lost["cards_home"].between(low, high).all()
+            assert f"(of {total})" in axis.get_xlabel()
+            counted = sum(patch.get_path().vertices[:, 1].max() > 0 for patch in axis.patches)
+            assert counted == 2  # both players' lost deals are drawn, none is empty
+        assert panel(figure, "windmill").get_xticks().max() == 104
+
+
+def test_win_rate_axis_holds_every_interval_and_unknown_and_marks_what_the_player_saw(
+        deals: pd.DataFrame, claims: pd.DataFrame) -> None:
+    summary = summarize(deals)
+    figure = plots.win_rate_figure(summary, claims)
+    (axis,) = drawn(figure)
+    tops = 100 * np.maximum(summary["range_high"], (summary["won"] + summary["unknown"]) / summary["played"])
+    assert tops.max() > 95  # the thoughtful solver's range nearly reaches 100%
+    assert axis.get_ylim()[1] >= max(tops.max(), 100 * summary["wilson_high"].max()) + 1
+    assert max(axis.get_yticks()) <= 100  # no tick past 100%
+    hatches = {patch.get_hatch() or "" for patch in axis.patches if patch.get_height() > 0}
+    assert {"////", ".."} <= hatches  # thoughtful and fair bars
+    labels = [text.get_text() for text in axis.get_legend().get_texts()]
+    assert any(label.startswith("thoughtful") for label in labels)
+    assert any(label.startswith("fair") for label in labels)
+    assert any(label.startswith("open") for label in labels)
+    legend = axis.get_legend().get_window_extent()
+    assert legend.y1 <= axis.get_window_extent().y0 and legend.x0 >= 0 and legend.x1 <= figure.bbox.x1
+    diamonds = [axis.transData.transform(xy) for line in axis.get_lines() if line.get_marker() == "D"
+                for xy in line.get_xydata()]
+    assert len(diamonds) == len(claims)
+    for text in axis.texts:  # every bar's label inside the axes, clear of the claims
+        box = text.get_window_extent()
+        assert box.y1 <= axis.get_window_extent().y1 + 1
+        assert not any(box.overlaps(Bbox.from_extents(x - 5, y - 5, x + 5, y + 5)) for x, y in diamonds)
+
+
+def test_convergence_keeps_legends_off_the_curves_and_names_hidden_ones(
+        deals: pd.DataFrame, claims: pd.DataFrame) -> None:
+    figure = plots.convergence_figure(deals, claims)
+    axes = drawn(figure)
+    assert len(axes) == 2
+    for axis in axes:
+        box = axis.get_window_extent()
+        legend = axis.get_legend()
+        assert legend is not None and not overlaps(legend.get_window_extent(), box)
+    for legend in figure.legends:  # the policies' legend, below every panel
+        assert legend.get_window_extent().y1 <= min(axis.get_window_extent().y0 for axis in axes)
+    castle = panel(figure, "castle")
+    notes = " ".join(text.get_text().replace("\n", " ") for text in castle.get_legend().get_texts())
+    assert "no deal won" in notes and "random, greedy" in notes
+    assert "claim: solver 68%" in notes and "claim: solver 50% ± 5" in notes
+    # No band for the two policies that won nothing: only the solver's.
+    assert len([c for c in castle.collections if type(c).__name__ == "FillBetweenPolyCollection"
+                or type(c).__name__ == "PolyCollection"]) == 1
+    assert castle.get_ylim()[0] < 0 < 100 * 0.6 < castle.get_ylim()[1]
+
+
+def test_effort_panels_share_one_scale_and_name_the_losses_before_a_move(deals: pd.DataFrame) -> None:
+    figure = plots.effort_figure(deals)
+    axes = drawn(figure)
+    assert len(axes) == 3
+    limits = {axis.get_xlim() for axis in axes}
+    assert len(limits) == 1
+    low, high = limits.pop()
+    searched = deals[deals["nodes"] > 0]["nodes"]
+    assert low <= searched.min() and high >= searched.max()
+    castle = panel(figure, "castle")
+    assert any("6 proved lost" in text.get_text() for text in castle.texts)
+    assert "before any move" in figure.get_suptitle()
+
+
+def test_the_report_gives_the_figures_each_games_cards(tmp_path: Path, deals: pd.DataFrame,
+                                                      claims: pd.DataFrame) -> None:
+    config = config_from_dict({"name": "cards", "root_seed": 0, "deals": {"start": 1, "count": 2},
+                               "games": ["beleaguered_castle", {"name": "windmill", "label": "mill"},
+                                         "castle_of_indolence"],
+                               "policies": ["random"]}, source="test")
+    assert game_cards(config) == {"beleaguered_castle": 52, "mill": 104, "castle_of_indolence": 104}
+    saved = plots.save_figures(tmp_path, deals, summarize(deals), claims, cards=CARDS)
+    assert {"win_rates", "convergence", "solver_effort", "cards_home_lost"} <= set(saved)
+    assert (tmp_path / "cards_home_lost.png").stat().st_size > 0
+
+
+def test_titles_fit_a_one_panel_figure(deals: pd.DataFrame, claims: pd.DataFrame) -> None:
+    """A single game and cell: the narrowest figures, whose titles wrap rather than run off."""
+    castle = deals[deals["game"] == "castle"]
+    figures = [plots.convergence_figure(castle[castle["policy"] == "solver"], claims),
+               plots.effort_figure(castle), plots.cards_home_figure(castle[castle["policy"] == "random"], CARDS),
+               plots.win_rate_figure(summarize(castle[castle["policy"] == "solver"]), claims)]
+    for figure in figures:
+        drawn(figure)
+        title = figure._suptitle.get_window_extent()
+        assert title.x0 >= -1 and title.x1 <= figure.bbox.x1 + 1, figure.get_suptitle()
+        for legend in figure.legends + [axis.get_legend() for axis in figure.axes if axis.get_legend()]:
+            box = legend.get_window_extent()
+            assert box.x0 >= -1 and box.x1 <= figure.bbox.x1 + 1
