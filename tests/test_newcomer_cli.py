@@ -189,3 +189,13 @@ def test_a_name_two_components_share_must_be_a_label() -> None:
                                        {"name": "solver", "params": {"budget": 1000}}],
                           "claims": [{"game": "citadel", "policy": "solver", "win_rate": 0.5,
                                       "source": "s"}]})
+
+
+def test_the_same_component_twice_under_two_labels_is_refused() -> None:
+    from simlab.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"policies\[1\]: 'b' is the same policy with the same parameters as "
+                                          r"policies\[0\] \('a'\)"):
+        config_from_dict({"name": "t", "root_seed": 1, "deals": [1], "games": ["citadel"],
+                          "policies": [{"name": "solver", "label": "a", "params": {"budget": 1000}},
+                                       {"name": "solver", "label": "b", "params": {"budget": 1000}}]})

@@ -501,6 +501,11 @@ class _Validator:
                 if earlier.label == component.label:
                     self.fail(f"{path}[{i}]", f": the label '{component.label}' is already used by "
                               f"{path}[{j}]. Give one of them a distinct 'label'.")
+                if (earlier.name, earlier.params) == (component.name, component.params):
+                    # one cell (its key knows no label): the second label would vanish from every table
+                    self.fail(f"{path}[{i}]", f": '{component.label}' is the same {kind} with the same parameters "
+                              f"as {path}[{j}] ('{earlier.label}'), so they would be one cell. Remove one, "
+                              "or change a parameter.")
             result.append(component)
         return tuple(result)
 
