@@ -3,7 +3,9 @@
 Two forms are read:
 
 - text: moves separated by spaces or newlines (``row0->row5 row1->foundation2``);
-  a leading ``moves:`` (as ``simlab play`` prints it) is skipped and ``#`` starts a comment;
+  a leading ``moves:`` is skipped and ``#`` starts a comment;
+- the text ``simlab play`` and ``simlab solve`` print: numbered moves with their cards
+  (``1. 8H row3 -> row5   2. redeal``), whatever header lines come before them;
 - JSON (the file starts with ``{`` or ``[``): the record of ``simlab play --json``
   or ``simlab solve --json``, whose ``"moves"`` holds ``"row0->row5"`` strings or
   ``["row0", "row5"]`` pairs, or a bare list of either.
@@ -14,13 +16,18 @@ The form of each move is checked here; whether it is legal is checked when it is
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
-from simlab.engine.game import Move, parse_move
+from simlab.engine.game import REDEAL, Move, parse_move
 from simlab.errors import IllegalMoveError, SimlabError
 
 MOVES_LABEL = "moves:"
+# One numbered move as ``simlab.engine.notation.numbered`` prints it: ``12. 8H row3 -> row5``,
+# ``3. turn 7S stock -> waste``, ``4. recycle waste -> stock``, ``5. draw QS row3[1] -> foundation2``,
+# ``6. redeal`` (the card, when named, is one word: ``8H``, ``??``).
+NUMBERED_MOVE = re.compile(r"(?<!\S)(\d+)\. (?:(redeal)|(?:(?:turn|draw) \S+ |recycle |\S+ )(\S+) -> (\S+))")
 
 
 def read_moves(path: str | Path) -> list[Move]:
@@ -40,12 +47,26 @@ def read_moves(path: str | Path) -> list[Move]:
 
 
 def _text_moves(text: str, path: str | Path) -> list[Move]:
+    named = NUMBERED_MOVE.findall(text)
+    if named:
+        return _numbered_moves(named, path)
     words = [word for line in text.splitlines() for word in line.split("#", 1)[0].split()]
     if words and words[0] == MOVES_LABEL:
         words = words[1:]
     if words == ["none"]:  # `simlab play` prints "moves: none" for a game without a move
         return []
     return [_parse(word, number, path) for number, word in enumerate(words, start=1)]
+
+
+def _numbered_moves(found: list[tuple[str, str, str, str]], path: str | Path) -> list[Move]:
+    """The moves of ``simlab play`` / ``simlab solve`` text, checked to be numbered 1, 2, 3, ..."""
+    moves = []
+    for expected, (number, redeal, source, destination) in enumerate(found, start=1):
+        if int(number) != expected:
+            raise SimlabError(f"moves file {str(path)!r}: numbered moves must run 1, 2, 3, ...; "
+                              f"move {number} comes where move {expected} should.")
+        moves.append(Move(*REDEAL) if redeal else _parse(f"{source}->{destination}", expected, path))
+    return moves
 
 
 def _json_moves(text: str, path: str | Path) -> list[Move]:

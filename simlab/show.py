@@ -89,8 +89,9 @@ def _solver_moves(game: Game, deal: int) -> tuple[list[Move], ShowHeader]:
     notes = [("information", _thoughtful_note(game))] if result.information != "open" else []
     if not result.won:
         notes.append(("note", "the solver found no win, so the page shows the deal only"))
+    ending = "" if result.won else f" ({ENDINGS[result.reason].format(budget=BUDGET.default)})"
     header = ShowHeader(f"the solver (budget {BUDGET.default:,} positions), {result.nodes:,} positions searched",
-                        result.verdict if result.won else f"{result.verdict} ({ENDINGS[result.reason]})", notes)
+                        result.verdict + ending, notes)
     return list(result.moves), header
 
 

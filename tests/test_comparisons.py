@@ -226,3 +226,9 @@ def test_the_report_names_each_comparisons_test_and_its_p_range() -> None:
     assert ("- solver: windmill 70.0–100.0% with 30 unknown vs windmill_strict 43.0–100.0% with 57 unknown, "
             "difference -30.0 to +57.0 points") in text
     assert "over the ways the 87 unknowns resolve" in text
+
+
+def test_a_lone_policy_is_not_called_both_best_and_worst() -> None:
+    alone = summary_of({"solver": {"won": 7, "unknown": 3}})
+    assert _best_policy_sentence("windmill", alone) == (
+        "- windmill: only solver played, winning 70.0–100.0% with 3 unknown.")

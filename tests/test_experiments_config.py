@@ -250,3 +250,13 @@ def test_overrides_replace_only_what_is_given() -> None:
     assert changed_config.output == Path("elsewhere")
     with pytest.raises(ConfigError, match="unknown setting 'n_job'"):
         with_overrides(config, n_job=2)
+
+
+@pytest.mark.parametrize("params, reason", [({"path": "a|b"}, "'|'"), ({f"p{i}": "x" * 20 for i in range(5)}, "100")])
+def test_a_default_label_a_label_cannot_be_asks_for_a_label(params: dict[str, Any], reason: str) -> None:
+    data = changed(lambda c: c.update(policies=[{"name": "mymodule:MyPolicy", "params": params}], claims=[]))(GOOD)
+    with pytest.raises(ConfigError, match=r"policies\[0\]: give it a 'label'") as error:
+        config_from_dict(data, import_policies=False)
+    assert reason in str(error.value)
+    labelled = changed(lambda c: c["policies"][0].update(label="mine"))(data)
+    assert config_from_dict(labelled, import_policies=False).policies[0].label == "mine"

@@ -193,3 +193,31 @@ def test_the_template_is_package_data():
     assert resources.files("simlab").joinpath("show_page.html").is_file()
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert "show_page.html" in config["tool"]["setuptools"]["package-data"]["simlab"]
+
+
+def test_the_text_simlab_play_prints_is_a_moves_file(tmp_path, capsys):
+    """What ``simlab play`` prints (a header, then numbered moves with their cards and
+    redeals) reads back as the line it played."""
+    assert cli.main(["play", "trefoil", "1", "--policy", "greedy", "--json"]) == 0
+    played = [parse_move(text) for text in json.loads(capsys.readouterr().out)["moves"]]
+    assert Move("redeal", "rows") in played  # the line has a redeal to read back
+    assert cli.main(["play", "trefoil", "1", "--policy", "greedy"]) == 0
+    moves_file = tmp_path / "play.txt"
+    moves_file.write_text(capsys.readouterr().out)
+    assert read_moves(moves_file) == played
+
+
+def test_numbered_moves_out_of_order_are_refused(tmp_path):
+    moves_file = tmp_path / "line.txt"
+    moves_file.write_text("1. 8H row3 -> row5   3. 7C row2 -> row3\n")
+    with pytest.raises(SimlabError, match="move 3 comes where move 2 should"):
+        read_moves(moves_file)
+
+
+def test_a_solver_out_of_budget_is_said_with_its_budget(tmp_path, monkeypatch):
+    from simlab import show as show_module
+    from simlab.solver.limits import BUDGET
+    from simlab.solver.result import SolveResult
+    monkeypatch.setattr(show_module, "solve", lambda game, deal: SolveResult("unknown", "budget", 5, 0.1))
+    _, data = show(tmp_path, "beleaguered_castle", "2")
+    assert data["verdict"] == f"unknown (undecided: the budget of {BUDGET.default:,} positions ran out)"

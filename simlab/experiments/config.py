@@ -518,15 +518,27 @@ class _Validator:
         if not isinstance(params, dict):
             self.expect(f"{path}.params", "a mapping of parameter names to values", params)
         if ":" in name and not self.import_policies:
-            label = self.label_text(f"{path}.label", item.get("label", default_label(name, params, {})))
+            label = self.component_label(path, item, default_label(name, params, {}))
             return Component(label=label, name=name, params=dict(params), version=0)
         cls = self.component_class(f"{path}.name", name, kind)
         resolved = self.parameters(f"{path}.params", cls, name, kind, params)
         declared = cls.all_parameters() if hasattr(cls, "all_parameters") else cls.parameters  # a policy / a game
         defaults = {key: param.default for key, param in declared.items()}
-        label = self.label_text(f"{path}.label", item.get("label", default_label(name, resolved, defaults)))
+        label = self.component_label(path, item, default_label(name, resolved, defaults))
         return Component(label=label, name=name, params=resolved, version=int(cls.version),
                          code=code_of(cls, name))
+
+    def component_label(self, path: str, item: dict[str, Any], default: str) -> str:
+        """The item's ``label``, else ``default`` (``default_label``), which a label's rules
+        must allow too: a message about a key the config never wrote would puzzle."""
+        if "label" in item:
+            return self.label_text(f"{path}.label", item["label"])
+        if any(ord(c) < 32 or c in "|\x7f" for c in default) or len(default) > MAX_NAME_LENGTH:
+            shown = default if len(default) <= 60 else f"{default[:40]}…"
+            self.fail(path, f": give it a 'label' (a str without control characters or '|', at most "
+                      f"{MAX_NAME_LENGTH} characters). Without one it would be named by its name and the "
+                      f"parameters that differ from their defaults, {shown!r}, which a label cannot be.")
+        return default
 
     def component_class(self, path: str, name: str, kind: str) -> type:
         try:  # a user module that raises or calls sys.exit() while importing: policy_class says so

@@ -151,6 +151,10 @@ def _best_policy_sentence(game: str, group: pd.DataFrame) -> str:
     low, high = group["won"] / group["played"], (group["won"] + group["unknown"]) / group["played"]
     if high.max() == 0:
         return f"- {game}: no policy won a deal."
+    if len(group) == 1:  # nothing to rank it against
+        only = group.iloc[0]
+        rate = _rate_range(only["won"], only["unknown"], only["played"])
+        return f"- {game}: only {only['policy']} played, winning {rate}."
     if len(group) > 1 and (group["unknown"] == 0).all() and low.nunique() == 1:
         return f"- {game}: every policy won {percent(low.max())} of its deals."
     best, worst = group[high >= low.max()], group[low <= high.min()]  # whose range reaches the end
