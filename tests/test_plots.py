@@ -27,12 +27,17 @@ DEALS = 60
 
 def cell(game: str, policy: str, information: str, verdicts: list[str], cards_home: list[int],
          nodes: list[int] | None = None) -> pd.DataFrame:
-    """The per-deal rows of one cell, deals 1..n, shaped like ``deals.csv``'s."""
+    """The per-deal rows of one cell, deals 1..n, shaped like ``deals.csv``'s: a searching
+    cell (``nodes``) ends as the solver does (no move made unless won), a player's
+    lost deal with no legal move left after 40 moves."""
     n = len(verdicts)
+    searching = nodes is not None
+    ends = {"won": "won", "lost": "exhausted" if searching else "no_moves", "unknown": "budget"}
     return pd.DataFrame({
         "game": game, "policy": policy, "information": information, "deal": np.arange(1, n + 1),
-        "verdict": verdicts, "end_reason": ["won" if v == "won" else "stuck" for v in verdicts],
-        "moves": 40, "cards_home": cards_home, "nodes": nodes if nodes is not None else 0,
+        "verdict": verdicts, "end_reason": [ends[v] for v in verdicts],
+        "moves": [40 if v == "won" or not searching else 0 for v in verdicts],
+        "cards_home": cards_home, "nodes": nodes if nodes is not None else 0,
         "cpu_seconds": 0.01, "error": "",
     })
 
@@ -202,3 +207,14 @@ def test_titles_fit_a_one_panel_figure(deals: pd.DataFrame, claims: pd.DataFrame
         for legend in figure.legends + [axis.get_legend() for axis in figure.axes if axis.get_legend()]:
             box = legend.get_window_extent()
             assert box.x0 >= -1 and box.x1 <= figure.bbox.x1 + 1
+
+
+def test_cards_home_keeps_players_that_search_as_they_play(deals: pd.DataFrame) -> None:
+    """A lookahead player counts nodes too, but plays its deals out: its lost deals stay."""
+    looking = cell("castle", "lookahead", "open", ["lost"] * 6 + ["won"] * 2, spread(10, 40, 8))
+    looking["nodes"] = 1000  # searched before every move, and made its moves
+    looking["end_reason"] = ["gave_up"] * 6 + ["won"] * 2
+    figure = plots.cards_home_figure(pd.concat([deals, looking], ignore_index=True), CARDS)
+    labels = [text.get_text() for text in panel(figure, "castle").get_legend().get_texts()]
+    assert any(label.startswith("lookahead (6)") for label in labels)
+    assert not any(label.startswith("solver") for label in labels)  # decided before a move

@@ -115,5 +115,6 @@ def test_cards_home_leaves_the_solver_out_and_says_so(run: Path) -> None:
     figure = plots.cards_home_figure(tables(run)["deals"])
     labels = [text.get_text() for axis in figure.axes for text in axis.get_legend().get_texts()]
     assert labels and not any(label.startswith("fake") for label in labels)
-    assert "solver are left out" in figure.get_suptitle()
-    assert re.search(r"a searching policy such as the solver .* left out", (run / "report.md").read_text())
+    assert "a deal the solver decided before a move is left out" in figure.get_suptitle()
+    assert re.search(r"a deal the solver proved lost, or gave up on, before making a move .* left out",
+                     (run / "report.md").read_text())

@@ -335,9 +335,8 @@ def _other_figures(figures: list[str]) -> str:
                        "inside narrow bands mean more deals would change little.",
         "solver_effort": "Nodes the solver searched per deal, by verdict.",
         "cards_home_lost": "How close lost games came: cards on the foundations at the end of each "
-                           "lost deal, for policies that play a deal out (a searching policy such "
-                           "as the solver proves a deal lost without an end position, so it is "
-                           "left out).",
+                           "lost deal played out (a deal the solver proved lost, or gave up on, "
+                           "before making a move has no end position, so it is left out).",
     }
     lines = ["## Figures\n"]
     for name, caption in captions.items():

@@ -73,6 +73,8 @@ _HATCHES = {"open": "", "fair": "..", "thoughtful": "////"}
 _INFORMATION_TEXT = {"open": "open: the game hides nothing", "fair": "fair: sees what a player sees",
                      "thoughtful": "thoughtful: sees hidden cards\nand shuffles (an upper bound)"}
 _UNKNOWN_SEGMENT = 0.35  # opacity of the share of unknowns stacked on a bar
+# How a search ends: with no move made, such a row has no end position to count cards of.
+UNPLAYED_ENDS = ("exhausted", "budget", "memory")
 
 
 def _suptitle(figure: Figure, text: str, fontsize: str = "medium") -> None:
@@ -387,11 +389,12 @@ def cards_home_figure(frame: pd.DataFrame, cards: Mapping[str, int] | None = Non
     its axis running to the game's cards (``cards``: game label to 52 times its decks;
     without it, 52 or 104 by the data).
 
-    Only policies that play a game out: a searching policy (any deal with nodes
-    searched, e.g. the solver) proves a deal lost without an end position, so its
-    cells are left out (the title says so)."""
-    searched = frame.groupby(["game", "policy"], sort=False)["nodes"].transform("max") > 0
-    lost = frame[(frame["verdict"] == LOST) & ~searched]
+    Only deals played out to an end position: a solver that proves a deal lost (or
+    runs out) before making a move has none, so those rows are left out (the title
+    says so); a player that searches as it plays (lookahead, the fair solver) keeps
+    every deal it played moves of."""
+    unplayed = (frame["moves"] == 0) & frame["end_reason"].isin(UNPLAYED_ENDS)
+    lost = frame[(frame["verdict"] == LOST) & ~unplayed]
     if lost.empty:
         return None
     games = list(lost["game"].unique())
@@ -414,7 +417,7 @@ def cards_home_figure(frame: pd.DataFrame, cards: Mapping[str, int] | None = Non
         axis.legend(title="policy (lost)", frameon=False, fontsize="small", loc="upper left",
                     bbox_to_anchor=(1.0, 1.0))
     _suptitle(figure, "Cards home at the end of lost games\n(policies that play the deal out; "
-                      "searching policies such as the solver are left out)")
+                      "a deal the solver decided before a move is left out)")
     return figure
 
 
