@@ -199,3 +199,8 @@ def test_the_same_component_twice_under_two_labels_is_refused() -> None:
         config_from_dict({"name": "t", "root_seed": 1, "deals": [1], "games": ["citadel"],
                           "policies": [{"name": "solver", "label": "a", "params": {"budget": 1000}},
                                        {"name": "solver", "label": "b", "params": {"budget": 1000}}]})
+
+
+def test_shorten_says_when_there_is_no_line_to_shorten(capsys) -> None:
+    _, out, _ = run(capsys, "solve", "beleaguered_castle", "1", "--shorten")
+    assert out.splitlines()[1] == "--shorten: no winning line to shorten"

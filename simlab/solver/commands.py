@@ -67,6 +67,8 @@ def run_solve(args: argparse.Namespace) -> int:
     if result.information == "thoughtful":
         print(f"thoughtful: {plan_for(game).reason('information')}, which a player cannot: "
               "an upper bound on fair play (README: 'Perfect play as a bracket')")
+    if args.shorten and shortening is None:
+        print("--shorten: no winning line to shorten")
     if shortening is not None:
         print(f"shortened to {len(line)} moves in {shortening['seconds']:.2f} CPU s; "
               "replayed to a win through the rules engine")
