@@ -22,8 +22,9 @@ from simlab.params import DEAL_NUMBER, ROOT_SEED, option_type, parse_cli_params
 from simlab.play import play_deal
 from simlab.policies import make_policy
 from simlab.policies.catalog import refuse_unplayable
+from simlab.policies.record import NO_MOVES, stop_reason
 from simlab.solver import solve
-from simlab.solver.commands import ENDINGS
+from simlab.solver.commands import ENDINGS, thoughtful_note
 from simlab.solver.limits import BUDGET
 
 
@@ -86,7 +87,7 @@ def _policy_moves(game: Game, args: argparse.Namespace) -> tuple[list[Move], Sho
 
 def _solver_moves(game: Game, deal: int) -> tuple[list[Move], ShowHeader]:
     result = solve(game, deal)
-    notes = [("information", _thoughtful_note(game))] if result.information != "open" else []
+    notes = [("information", thoughtful_note(game))] if result.information != "open" else []
     if not result.won:
         notes.append(("note", "the solver found no win, so the page shows the deal only"))
     ending = "" if result.won else f" ({ENDINGS[result.reason].format(budget=BUDGET.default)})"
@@ -95,16 +96,9 @@ def _solver_moves(game: Game, deal: int) -> tuple[list[Move], ShowHeader]:
     return list(result.moves), header
 
 
-def _thoughtful_note(game: Game) -> str:
-    """What the solver knew that a player does not (its verdict is then ``thoughtful``)."""
-    knew = [what for what, known in (("the cards a player cannot see", game.has_hidden_cards),
-                                      ("the shuffles of the redeals to come", game.has_chance)) if known]
-    return f"thoughtful: the solver knew {' and '.join(knew)}, so a real player may not find this line"
-
-
 def _verdict_of(game: Game, state: State) -> str:
     """How a line read from a file ends: won, no legal move left, or not finished."""
     if game.is_won(state):
         return "won"
     home = f"{game.cards_home(state)} of {game.table.n_cards} cards home"
-    return f"lost (no_moves), {home}" if not game.legal_move_codes(state).size else f"not finished, {home}"
+    return f"lost (no_moves), {home}" if stop_reason(game, state) == NO_MOVES else f"not finished, {home}"

@@ -71,6 +71,12 @@ def default_label(name: str, params: dict[str, Any], defaults: dict[str, Any]) -
     return f"{name} ({', '.join(changed)})" if changed else name
 
 
+def _default_labelled(component: "Component") -> bool:
+    """Whether a component's label reads as ``default_label`` makes one (its name, alone or
+    followed by its changed parameters), so its bare name may stand for it."""
+    return component.label == component.name or component.label.startswith(f"{component.name} (")
+
+
 @dataclass(frozen=True)
 class Component:
     """A game or policy of the experiment, its parameters resolved.
@@ -600,12 +606,11 @@ class _Validator:
         exactly one of its components without a label of its own (its default label adds
         the parameters that differ from the defaults to the name: ``default_label``)."""
         labels = tuple(c.label for c in components)
-        named = [c.label for c in components
-                 if c.name == value and (c.label == c.name or c.label.startswith(f"{c.name} ("))]
+        named = [c.label for c in components if c.name == value and _default_labelled(c)]
         if value not in labels and len(named) == 1:
             return named[0]
         if value not in labels:
-            bare = tuple(c.name for c in components if c.label.startswith(f"{c.name} ("))
+            bare = tuple(c.name for c in components if c.label != c.name and _default_labelled(c))
             self.fail(path, f" must name a {kind} of this experiment. Got {_describe(value)}."
                       f"{did_you_mean(str(value), bare + labels)} This experiment's {kind} labels: "
                       f"{', '.join(labels)}.")

@@ -65,8 +65,7 @@ def run_solve(args: argparse.Namespace) -> int:
         return 0
     print(f"{game.name} deal {args.deal}: {verdict_sentence(result, args.budget)}")
     if result.information == "thoughtful":
-        print(f"thoughtful: {plan_for(game).reason('information')}, which a player cannot: "
-              "an upper bound on fair play (README: 'Perfect play as a bracket')")
+        print(f"{thoughtful_note(game)} (README: 'Perfect play as a bracket')")
     if args.shorten and shortening is None:
         print("--shorten: no winning line to shorten")
     if shortening is not None:
@@ -91,6 +90,11 @@ def _shortened(game: Game, start: State, line: list[Move]) -> tuple[list[Move], 
         raise SimlabError(f"the shortened line ({len(shorter)} moves) does not replay to a win; "
                           "run without --shorten for the solver's line")
     return shorter, {"from": len(line), "to": len(shorter), "seconds": round(seconds, 6), "replayed_to_win": True}
+
+
+def thoughtful_note(game: Game) -> str:
+    """What a ``thoughtful`` verdict knew that a player cannot, in the search plan's words."""
+    return f"thoughtful: {plan_for(game).reason('information')}, which a player cannot: an upper bound on fair play"
 
 
 # What each way a search ends means, for a person.
