@@ -167,7 +167,8 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
 
 def plan(config: ExperimentConfig, cells: list[Cell], store: ResultStore) -> list[ChunkTask]:
     """Chunks of the missing deals, interleaved across cells so every running
-    estimate moves from the start (the order never changes a result)."""
+    estimate moves from the start, in the order ``compile_once`` gives (the
+    order never changes a result)."""
     per_cell: list[list[ChunkTask]] = []
     size = config.execution.chunk_size
     for cell in cells:
@@ -176,7 +177,27 @@ def plan(config: ExperimentConfig, cells: list[Cell], store: ResultStore) -> lis
         per_cell.append([_task(config, cell, tuple(missing[i:i + size]))
                          for i in range(0, len(missing), size)])
     longest = max((len(chunks) for chunks in per_cell), default=0)
-    return [chunks[i] for i in range(longest) for chunks in per_cell if i < len(chunks)]
+    return compile_once([chunks[i] for i in range(longest) for chunks in per_cell if i < len(chunks)])
+
+
+def compile_once(tasks: list[ChunkTask]) -> list[ChunkTask]:
+    """``tasks`` with the first chunk of a budgeted policy (a search: the solver, lookahead)
+    first, then every chunk of the policies without a budget, then the other budgeted chunks.
+
+    Why: in a fresh checkout a worker compiles a policy's kernels on its first deal
+    (the solver's take about a minute of CPU), and two workers that start on the same
+    search compile it twice side by side. This way one worker compiles the search
+    while the others compile and play the cheap playouts, which in the default
+    experiment is about as long, and the search is in the on-disk cache by the time
+    they reach it. Every cell still starts within the first minute or so.
+    """
+    budgeted = [policy_class(task.policy).budgeted for task in tasks]
+    if not any(budgeted) or all(budgeted):
+        return tasks
+    first = budgeted.index(True)
+    cheap = [task for task, dear in zip(tasks, budgeted) if not dear]
+    dear = [task for index, (task, is_dear) in enumerate(zip(tasks, budgeted)) if is_dear and index != first]
+    return [tasks[first], *cheap, *dear]
 
 
 def _task(config: ExperimentConfig, cell: Cell, deals: tuple[int, ...]) -> ChunkTask:
