@@ -10,8 +10,8 @@ compiled, every search run once), then take turns round by round, so that the
 commits share the machine's load alike. Per game it prints, for each commit,
 the CPU microseconds per position of long searches (``--deals`` at ``--budget``
 positions, the sum of CPU over the sum of positions) and the CPU milliseconds of
-a solve of a tiny deal (the first deal of 1-200 that the solver wins in 10-199
-positions, solved ``--tiny-repeats`` times per round), each as the median over
+a solve of a tiny deal (the deal of 1-200 that the solver wins in the fewest
+positions, at least 10, solved ``--tiny-repeats`` times per round), each as the median over
 the rounds, and checks that the commits searched the same number of positions.
 """
 
@@ -27,11 +27,17 @@ import time
 from pathlib import Path
 
 GAMES = ("beleaguered_castle", "streets_and_alleys", "citadel")
-TINY_LIMIT = 200  # positions: a solve this small is mostly set-up
+TINY_LIMIT = 5000  # positions: the tiny deal is the won deal of 1-200 with the fewest, at least TINY_FLOOR
 TINY_FLOOR = 10  # positions: a search at all, not a deal won by automatic plays alone
 
 
 # --- run inside a commit's checkout -------------------------------------------------
+
+
+def tiny_cost(result) -> int:
+    """How far a solve is from a tiny won one: its positions if it won in at least
+    ``TINY_FLOOR``, else more than any such."""
+    return result.nodes if result.verdict == "won" and result.nodes >= TINY_FLOOR else TINY_LIMIT + 1
 
 
 def serve() -> None:
@@ -45,9 +51,7 @@ def serve() -> None:
         name = request["game"]
         game = games.setdefault(name, make_game(name))
         if request["kind"] == "find_tiny":
-            deal = next(d for d in range(1, 201)
-                        if TINY_FLOOR <= (r := solve(game, d, budget=TINY_LIMIT)).nodes < TINY_LIMIT
-                        and r.verdict == "won")
+            deal = min(range(1, 201), key=lambda d: tiny_cost(solve(game, d, budget=TINY_LIMIT)))
             answer = {"deal": deal}
         else:
             cpu, nodes = 0.0, 0

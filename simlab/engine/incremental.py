@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine import kernel
-from simlab.engine.compiled import allocation_free
+from simlab.engine.compiled import allocation_free, allocation_free_inlined
 from simlab.engine.layout import MOVE_BASE, N_PILES, OFFSET_BASE
 
 
@@ -30,7 +30,7 @@ def start_tracking(rules, state, zobrist, pile_hashes, card_piles):
     return total
 
 
-@allocation_free
+@allocation_free_inlined
 def _moved_hashes(rules, state, source, destination, zobrist, pile_hashes, total):
     """For the top card of ``source`` going onto ``destination`` (nothing is
     changed): the card, the two piles' new hashes and the new ``total``."""

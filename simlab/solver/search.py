@@ -112,7 +112,7 @@ def undo_moves_tracked(rules, state, log, start, end, zobrist, pile_hashes, card
         undo_move_tracked(rules, state, log[k], zobrist, pile_hashes, card_piles, np.uint64(0))
 
 
-@allocation_free
+@allocation_free_inlined
 def quiet(rules, state, move, autoplay):
     """Whether ``move`` goes to a row or cell and uncovers no card that would be
     played home automatically (rule ``autoplay``): then no automatic play follows it (the position
@@ -236,7 +236,7 @@ def pile_urgencies(rules, state, card_piles, whole, below_top):
                 below_top[pile] -= URGENCY_WEIGHTS[steps]
 
 
-@allocation_free
+@allocation_free_inlined
 def move_score(rules, state, move, whole, below_top):
     """Ordering score: higher is tried first. Home, then builds, then spaces;
     prefer uncovering soon-needed cards and not covering them (``SCORE_*``)."""
