@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine import kernel
-from simlab.engine.compiled import allocation_free
-from simlab.engine.layout import MOVE_BASE, N_PILES
+from simlab.engine.compiled import allocation_free, allocation_free_inlined
+from simlab.engine.layout import MOVE_BASE, N_PILES, OFFSET_BASE
 
 
 @allocation_free
@@ -30,7 +30,7 @@ def start_tracking(rules, state, zobrist, pile_hashes, card_piles):
     return total
 
 
-@allocation_free
+@allocation_free_inlined
 def _moved_hashes(rules, state, source, destination, zobrist, pile_hashes, total):
     """For the top card of ``source`` going onto ``destination`` (nothing is
     changed): the card, the two piles' new hashes and the new ``total``."""
@@ -67,16 +67,32 @@ def hash_after(rules, state, move, zobrist, pile_hashes, total):
 @allocation_free
 def apply_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, total):
     """``kernel.apply_move`` that keeps the tracked facts; return the new position's hash."""
-    base_before = kernel.base_term(rules, state)
+    base = state[rules[OFFSET_BASE]]
     total = _move_card(rules, state, move // MOVE_BASE, move % MOVE_BASE, zobrist, pile_hashes, card_piles, total)
     kernel.apply_move(rules, state, move)
-    return total - base_before + kernel.base_term(rules, state)
+    return _base_changed(rules, state, base, total)
 
 
 @allocation_free
 def undo_move_tracked(rules, state, move, zobrist, pile_hashes, card_piles, total):
     """``kernel.undo_move`` that keeps the tracked facts; return the old position's hash."""
-    base_before = kernel.base_term(rules, state)
+    base = state[rules[OFFSET_BASE]]
     total = _move_card(rules, state, move % MOVE_BASE, move // MOVE_BASE, zobrist, pile_hashes, card_piles, total)
     kernel.undo_move(rules, state, move)
-    return total - base_before + kernel.base_term(rules, state)
+    return _base_changed(rules, state, base, total)
+
+
+@allocation_free
+def _base_changed(rules, state, base_before, total):
+    """``total`` after a card move that found the foundations' base rank at
+    ``base_before``: the base is the one part of ``kernel.base_term`` such a
+    move changes (it leaves the counters alone), and it changes only with the
+    first card home (or its undo), so the term is recomputed only then."""
+    base_after = state[rules[OFFSET_BASE]]
+    if base_after == base_before:
+        return total
+    after = kernel.base_term(rules, state)
+    state[rules[OFFSET_BASE]] = base_before
+    before = kernel.base_term(rules, state)
+    state[rules[OFFSET_BASE]] = base_after
+    return total - before + after

@@ -14,7 +14,7 @@ from simlab.engine.game import Game, State
 from simlab.errors import SimlabError
 from simlab.solver.plan import SearchPlan, plan_for
 from simlab.solver.portfolio import portfolio_search
-from simlab.solver.replay import replays_to_win
+from simlab.solver.replay import codes_replay_to_win
 from simlab.solver.result import SolveResult
 from simlab.solver.search import STATUS_BUDGET, STATUS_LOST, STATUS_WON
 
@@ -60,10 +60,9 @@ def solve(
         seconds = max(0.0, time.process_time() - clock - compiling.seconds)
     spent = dict(nodes=int(nodes), seconds=seconds, information=information, compile_seconds=compiling.seconds)
     if status == STATUS_WON:
-        moves = [game.move_from_code(int(code)) for code in codes]
-        if not replays_to_win(game, start, moves):
+        if not codes_replay_to_win(game, start, codes):
             raise SolverError(f"{game.name}: the solver's winning line does not replay to a win")
-        return SolveResult("won", "won", moves=moves, **spent)
+        return SolveResult("won", "won", moves=[game.move_from_code(int(code)) for code in codes], **spent)
     if status == STATUS_LOST:
         return SolveResult("lost", "exhausted", **spent)
     reason = "budget" if status == STATUS_BUDGET else "memory"

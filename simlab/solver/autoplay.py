@@ -17,7 +17,7 @@ only states why the cards of ``H`` can always go home. Which rule a game gets
 from __future__ import annotations
 
 from simlab.engine import kernel
-from simlab.engine.compiled import allocation_free
+from simlab.engine.compiled import allocation_free, allocation_free_inlined
 from simlab.engine.layout import (
     COUNTER_REDEALS,
     COUNTER_SLOTS,
@@ -116,7 +116,7 @@ def lowest_foundation(rules, state):
     return lowest
 
 
-@allocation_free
+@allocation_free_inlined
 def safe_foundation(rules, state, card, autoplay):
     """The foundation that ``card`` (were it a top card) would be played onto
     automatically under the rule ``autoplay``, or -1."""

@@ -85,7 +85,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine import kernel
-from simlab.engine.compiled import allocation_free
+from simlab.engine.compiled import allocation_free, allocation_free_inlined
 from simlab.engine.layout import (
     COUNTER_DRAWS,
     COUNTER_RECYCLES,
@@ -211,7 +211,7 @@ def castle_lost(rules, state, scratch):
     return True  # no pile can be emptied: the bottom card of each stays
 
 
-@allocation_free
+@allocation_free_inlined
 def has_destination(rules, state, card, pile, pile_of, place, can_leave):
     """Whether ``card`` (every card above it can leave) has somewhere to go, as
     far as the cards known so far to be able to leave tell."""
