@@ -196,7 +196,6 @@ class Decision(NamedTuple):
     moves: np.ndarray  # on a win, every move from the start
     run: int = LONG_RUN  # the search that decided: a restart's number, or ``LONG_RUN``
     run_budget: int = 0  # that search's budget
-    run_nodes: int = 0  # the positions that search saw
 
 
 class Verdict(NamedTuple):
@@ -243,10 +242,9 @@ def confirmed(
     """The loss ``decision`` checked by running the search that proved it again,
     with the same budget, hashing with ``plan.check_zobrist`` (module docstring):
     lost if it exhausts too; won if it finds a win (the first search's hash
-    collided and hid it); unknown if it runs out of budget or memory. A search
-    that decided at its start looked no position up and needs no check."""
-    if decision.run_nodes <= 1:
-        return Verdict(STATUS_LOST, decision.nodes, decision.moves, 0)
+    collided and hid it); unknown if it runs out of budget or memory. (Even a
+    loss in one position is checked: its moves may all have led to positions
+    whose hash was the start's.)"""
     keys = plan.check_zobrist
     if decision.run == LONG_RUN:
         search = long_search(game, plan, start, chance, decision.run_budget, table_bits, keys)
@@ -278,14 +276,14 @@ def long_and_restarts(
             status, nodes, moves = restart(game, plan, start, chance, run, share, table_bits)
             restarts_spent += int(nodes)
             if status in (STATUS_WON, STATUS_LOST):
-                return Decision(status, restarts_spent + long_done, moves, run, share, int(nodes))
+                return Decision(status, restarts_spent + long_done, moves, run, share)
             out_of_memory = out_of_memory or status == STATUS_MEMORY
         stop_point()
         limit = long_slice_end(long_done, long_budget, share)
         status, moves, long_run = resume_in_slices(game, plan, ORDER_GUIDED, 0, long_run, limit)
         long_done = positions_searched(long_run)
         if status in (STATUS_WON, STATUS_LOST):
-            return Decision(status, restarts_spent + long_done, moves, LONG_RUN, long_budget, long_done)
+            return Decision(status, restarts_spent + long_done, moves, LONG_RUN, long_budget)
         if status == STATUS_MEMORY:
             out_of_memory = True
             long_budget = long_done  # the long search cannot go on: give the rest to restarts
@@ -310,6 +308,6 @@ def restarts_alone(
         status, nodes, moves = restart(game, plan, start, chance, run, share, table_bits)
         spent += int(nodes)
         if status in (STATUS_WON, STATUS_LOST):
-            return Decision(status, spent, moves, run, share, int(nodes))
+            return Decision(status, spent, moves, run, share)
         out_of_memory = out_of_memory or status == STATUS_MEMORY
     return Decision(STATUS_MEMORY if out_of_memory else STATUS_BUDGET, spent, NO_MOVES)
