@@ -12,6 +12,31 @@ one long depth-first search in the guided order (``ORDER_GUIDED``, unseeded),
 paused and resumed between them. Every strategy is complete, so any run that
 exhausts its positions proves the deal lost, and whichever decides first ends
 the solve.
+
+What a ``lost`` rests on. The searches know a position by its 64-bit hash
+(``kernel.position_hash``) and skip a position whose hash they have seen. If
+two different positions share a hash (a collision), the second is never
+searched; were it on the only winning line, the search would exhaust and call a
+won deal lost. Until its first collision a search hashes only positions it
+searches, so with keys drawn at random a search that sees N positions collides
+with probability at most N(N-1)/2 * 2**-63 (``kernel.ZOBRIST``'s keys are drawn
+below 2**63: 63 random bits): about 1.5e-5 for the long search's 2**24
+positions. So a loss is confirmed (``confirmed``): the search that proved it
+runs again, with the same budget and strategy, hashing with
+``plan.check_zobrist``, keys drawn independently over all 64 bits. A won deal is
+then called lost only if the second search also collides among its own N'
+positions, with probability at most N'(N'-1)/2 * 2**-64, independent of the
+first. A committed ``lost`` thus rests on a chance of at most
+(N**2 / 2**64) * (N'**2 / 2**65): 1.2e-10 when both see 2**24 positions (no
+search of the default 32M budget sees more), 1.5e-19 for a loss proved in
+100,000. Without a collision the second search sees the same positions as the
+first (every pruning keeps every reachable position, whatever the move order),
+so it costs the proof again; ``SolveResult.check_nodes`` counts them, apart
+from ``nodes``. (Weighed against it: a second hash stored beside the first, a
+uint32 per slot, would bound a loss by N**2/2**97 but make the 2**25-slot table
+384 MiB instead of 256; storing a second hash's bits in the slot the first
+hash picks leaves too few bits for the table to double, so at 64 bits a slot
+it gains a factor of a few thousand, not the square.)
 """
 
 from __future__ import annotations
