@@ -5,8 +5,8 @@
 
 Each commit is checked out as ``benchmarks.compare_commits`` does and runs in a
 worker process of its own (its own numba cache); the driver hands the workers
-one deal at a time, alternately, so both see the same machine load. A worker
-warms its kernels on deal 1 first. Each line of ``--out`` is one deal:
+one deal at a time, alternately (and the games in turn), so both see the same
+machine load. A worker warms its kernels on deal 1 of each game first. Each line of ``--out`` is one deal:
 the game, the deal, and per commit the verdict, the positions searched, the
 positions of the search that confirmed a loss (``check_nodes``, 0 where the
 commit has none) and the CPU seconds of ``solve``. At the end it prints the
@@ -69,7 +69,8 @@ def run(old: str, new: str, games: list[str], deals: range, budget: int, out: IO
     for game in games:
         for process in workers.values():
             ask(process, game, "warm")
-        for deal in deals:
+    for deal in deals:  # the games in turn, so that any prefix of the run covers each
+        for game in games:
             row: dict[str, Any] = {"game": game, "deal": deal}
             for side, process in workers.items():
                 row[side] = ask(process, game, deal)
