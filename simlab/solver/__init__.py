@@ -49,7 +49,9 @@ def solve(
     Args:
         game: the game.
         deal: a deal number, or a ``State``.
-        budget: the most distinct positions to search.
+        budget: the most distinct positions to search to decide (a loss's
+            confirming search, ``SolveResult.check_nodes``, comes on top: at
+            most the budget of the search that proved it).
         table_bits: the transposition table holds ``2**table_bits`` positions
             (8 bytes each); when it is 75% full the verdict is ``unknown``.
     """
