@@ -1,7 +1,7 @@
 """Two commits solve the same deals side by side: verdicts, positions and CPU per deal.
 
     python -m benchmarks.side_by_side OLD NEW --games beleaguered_castle,streets_and_alleys
-        [--first 1] [--last 1000] [--skip 363,398] [--budget N] [--out results/side_by_side.jsonl]
+        [--first 1] [--last 1000] [--deals 1,3,...] [--skip 363,398] [--budget N] [--out FILE]
 
 Each commit is checked out as ``benchmarks.compare_commits`` does and runs in a
 worker process of its own (its own numba cache); the driver hands the workers
@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default="beleaguered_castle,streets_and_alleys")
     parser.add_argument("--first", type=int, default=1)
     parser.add_argument("--last", type=int, default=1000)
+    parser.add_argument("--deals", default="", help="comma-separated deals, instead of --first to --last")
     parser.add_argument("--skip", default="", help="comma-separated deals to leave out (known to run to the budget)")
     parser.add_argument("--budget", type=int, default=32_000_000)
     parser.add_argument("--out", type=Path, default=Path("results/side_by_side.jsonl"))
@@ -117,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("w") as out:
         skip = {int(deal) for deal in args.skip.split(",") if deal}
-        deals = [deal for deal in range(args.first, args.last + 1) if deal not in skip]
+        chosen = [int(deal) for deal in args.deals.split(",")] if args.deals else range(args.first, args.last + 1)
+        deals = [deal for deal in chosen if deal not in skip]
         rows = run(resolve(args.old), resolve(args.new), args.games.split(","), deals, args.budget, out)
     summary(rows)
     return 0
