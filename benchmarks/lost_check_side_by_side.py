@@ -1,6 +1,6 @@
 """Two commits solve the same deals side by side: verdicts, positions and CPU per deal.
 
-    python -m benchmarks.side_by_side OLD NEW --games beleaguered_castle,streets_and_alleys
+    python -m benchmarks.lost_check_side_by_side OLD NEW --games beleaguered_castle,streets_and_alleys
         [--first 1] [--last 1000] [--deals 1,3,...] [--skip 363,398] [--budget N] [--out FILE]
 
 Each commit is checked out as ``benchmarks.compare_commits`` does and runs in a
@@ -103,7 +103,7 @@ def summary(rows: list[dict]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.side_by_side", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.lost_check_side_by_side", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("old")
     parser.add_argument("new")
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", default="", help="comma-separated deals, instead of --first to --last")
     parser.add_argument("--skip", default="", help="comma-separated deals to leave out (known to run to the budget)")
     parser.add_argument("--budget", type=int, default=32_000_000)
-    parser.add_argument("--out", type=Path, default=Path("results/side_by_side.jsonl"))
+    parser.add_argument("--out", type=Path, default=Path("results/lost_check_side_by_side.jsonl"))
     args = parser.parse_args(argv)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("w") as out:
