@@ -104,6 +104,21 @@ def search_zobrist(rules: np.ndarray) -> np.ndarray:
     return ZOBRIST if rules[SUITS_MATTER] else RANK_ZOBRIST
 
 
+# A second set of keys, drawn independently of ``ZOBRIST`` (another seed) over
+# all 64 bits, for the search that confirms a loss (``simlab.solver.portfolio``):
+# whether two positions collide under these keys is independent of whether they
+# collide under the first.
+CHECK_ZOBRIST = np.random.Generator(np.random.PCG64(20261202)).integers(
+    1, 2**64 - 1, size=(MAX_CARDS, MAX_POSITIONS), dtype=np.uint64, endpoint=True
+)
+RANK_CHECK_ZOBRIST = CHECK_ZOBRIST[np.arange(MAX_CARDS) % 13].copy()
+
+
+def check_zobrist(rules: np.ndarray) -> np.ndarray:
+    """``search_zobrist``'s independent counterpart, for confirming a loss."""
+    return CHECK_ZOBRIST if rules[SUITS_MATTER] else RANK_CHECK_ZOBRIST
+
+
 @allocation_free
 def height(rules, state, pile):
     """Number of cards in ``pile``."""

@@ -2,7 +2,10 @@
 
 ``solve(game, deal_number)`` returns a ``SolveResult``. A ``won`` verdict always
 carries a move list that the rules engine has replayed to a win; ``lost`` means
-the search was exhaustive; ``unknown`` means the node budget or the table ran out.
+the search was exhaustive, and a second search with independent hash keys
+confirmed it (``simlab.solver.portfolio``: the chance that a hash collision hid
+a win is below 1.2e-10 at the default budget); ``unknown`` means the node budget
+or the table ran out.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from simlab.compiling import compile_clock
 from simlab.engine.game import Game, State
 from simlab.errors import SimlabError
 from simlab.solver.plan import SearchPlan, plan_for
-from simlab.solver.portfolio import portfolio_search
+from simlab.solver.portfolio import portfolio_verdict
 from simlab.solver.replay import codes_replay_to_win
 from simlab.solver.result import SolveResult
 from simlab.solver.search import STATUS_BUDGET, STATUS_LOST, STATUS_WON
@@ -46,7 +49,9 @@ def solve(
     Args:
         game: the game.
         deal: a deal number, or a ``State``.
-        budget: the most distinct positions to search.
+        budget: the most distinct positions to search to decide (a loss's
+            confirming search, ``SolveResult.check_nodes``, comes on top: at
+            most the budget of the search that proved it).
         table_bits: the transposition table holds ``2**table_bits`` positions
             (8 bytes each); when it is 75% full the verdict is ``unknown``.
     """
@@ -55,10 +60,11 @@ def solve(
     start = game.initial_state(deal) if isinstance(deal, int) else deal
     with compile_clock() as compiling:
         clock = time.process_time()
-        status, nodes, codes = portfolio_search(game, plan, start.array, start.chance, budget, table_bits)
+        status, nodes, codes, check_nodes = portfolio_verdict(game, plan, start.array, start.chance, budget, table_bits)
         # the search's own CPU: a first call in a fresh checkout also compiles the kernels
         seconds = max(0.0, time.process_time() - clock - compiling.seconds)
-    spent = dict(nodes=int(nodes), seconds=seconds, information=information, compile_seconds=compiling.seconds)
+    spent = dict(nodes=int(nodes), seconds=seconds, information=information, compile_seconds=compiling.seconds,
+                 check_nodes=int(check_nodes))
     if status == STATUS_WON:
         if not codes_replay_to_win(game, start, codes):
             raise SolverError(f"{game.name}: the solver's winning line does not replay to a win")

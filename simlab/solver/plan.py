@@ -107,6 +107,8 @@ class SearchPlan:
             (``simlab.solver.portfolio``); False: the restarts alone.
         reasons: per choice (``CHOICES``), why it is made.
         zobrist: the keys positions are hashed with (follows ``ranks_only``).
+        check_zobrist: independent keys of the search that confirms a loss
+            (``simlab.solver.portfolio``).
     """
 
     game: str
@@ -120,6 +122,7 @@ class SearchPlan:
     information: str
     reasons: tuple[tuple[str, str], ...]
     zobrist: np.ndarray = field(compare=False, repr=False)
+    check_zobrist: np.ndarray = field(compare=False, repr=False)
     long_search: bool = True
 
     def __post_init__(self) -> None:
@@ -223,6 +226,7 @@ def derive_plan(game: Game) -> SearchPlan:
         information="thoughtful" if game.has_hidden_cards or game.has_chance else "open",
         reasons=tuple(reasons.items()),
         zobrist=kernel.search_zobrist(rules),
+        check_zobrist=kernel.check_zobrist(rules),
         long_search=not (special and stock_only(game, autoplay)),
     )
 

@@ -12,9 +12,37 @@ one long depth-first search in the guided order (``ORDER_GUIDED``, unseeded),
 paused and resumed between them. Every strategy is complete, so any run that
 exhausts its positions proves the deal lost, and whichever decides first ends
 the solve.
+
+What a ``lost`` rests on. The searches know a position by its 64-bit hash
+(``kernel.position_hash``) and skip a position whose hash they have seen. If
+two different positions share a hash (a collision), the second is never
+searched; were it on the only winning line, the search would exhaust and call a
+won deal lost. Until its first collision a search hashes only positions it
+searches, so with keys drawn at random a search that sees N positions collides
+with probability at most N(N-1)/2 * 2**-63 (``kernel.ZOBRIST``'s keys are drawn
+below 2**63: 63 random bits): about 1.5e-5 for the long search's 2**24
+positions. So a loss is confirmed (``confirmed``): the search that proved it
+runs again, with the same budget and strategy, hashing with
+``plan.check_zobrist``, keys drawn independently over all 64 bits. A won deal is
+then called lost only if the second search also collides among its own N'
+positions, with probability at most N'(N'-1)/2 * 2**-64, independent of the
+first. A committed ``lost`` thus rests on a chance of at most
+(N**2 / 2**64) * (N'**2 / 2**65): 1.2e-10 when both see 2**24 positions (no
+search of the default 32M budget sees more), 1.5e-19 for a loss proved in
+100,000. Without a collision the second search sees the same positions as the
+first (every pruning keeps every reachable position, whatever the move order),
+so it costs the proof again; ``SolveResult.check_nodes`` counts them, apart
+from ``nodes`` (measured: +0.023 CPU-s a deal on Beleaguered Castle deals
+1-1000 at the default budget, ``docs/design.md``). (Weighed against it: a second hash stored beside the first, a
+uint32 per slot, would bound a loss by N**2/2**97 but make the 2**25-slot table
+384 MiB instead of 256; storing a second hash's bits in the slot the first
+hash picks leaves too few bits for the table to double, so at 64 bits a slot
+it gains a factor of a few thousand, not the square.)
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -72,6 +100,8 @@ LONG_SHARE = 0.5
 # against 15.18 on Windmill deal 2 at 300,000). Slices never change a result: a
 # paused search resumes exactly where it stopped.
 SLICE = 50_000
+LONG_RUN = 0  # ``Decision.run`` of the long depth-first search (restarts are numbered from 1)
+NO_MOVES = np.empty(0, np.int32)
 
 
 def luby(index: int) -> int:
@@ -88,53 +118,66 @@ DEPTH_FIRST_ORDERS = {"shuffled_depth_first": ORDER_SHUFFLED, "jittered_depth_fi
 
 
 def restart(
-    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, run: int, budget: int, table_bits: int
+    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, run: int, budget: int, table_bits: int,
+    zobrist: np.ndarray | None = None,
 ) -> tuple:
     """Restart number ``run`` (from 1), seeded by its number, with the strategy of
     the plan's ``restart_strategies`` whose turn it is: ``best_first`` (run 1
     without jitter), or depth-first search in a ``shuffled`` move order or in
-    the guided order with a ``jittered`` tie-break."""
+    the guided order with a ``jittered`` tie-break. It hashes positions with
+    ``zobrist`` (default ``plan.zobrist``)."""
+    keys = plan.zobrist if zobrist is None else zobrist
     strategies = plan.restart_strategies
     strategy = strategies[(run - 1) % len(strategies)]
     if strategy == "best_first":
-        return best_first_in_slices(game, plan, start, budget, table_bits, 0 if run == 1 else run)
+        return best_first_in_slices(game, plan, start, budget, table_bits, 0 if run == 1 else run, keys)
     if strategy == "stock_best_first":
-        return stock_best_first_in_slices(game, plan, start, chance, budget, table_bits, 0 if run == 1 else run)
+        return stock_best_first_in_slices(game, plan, start, chance, budget, table_bits, 0 if run == 1 else run,
+                                          keys)
     order = DEPTH_FIRST_ORDERS[strategy]
-    search = begin_depth_first(game.rules, plan.array, start.copy(), chance, plan.zobrist, budget, table_bits,
-                               order, run)
-    status, moves, search = resume_in_slices(game, plan, order, run, search, budget)
+    search = begin_depth_first(game.rules, plan.array, start.copy(), chance, keys, budget, table_bits, order, run)
+    status, moves, search = resume_in_slices(game, plan, order, run, search, budget, keys)
     return status, positions_searched(search), moves
 
 
+def long_search(
+    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int,
+    zobrist: np.ndarray,
+) -> DepthFirstSearch:
+    """The long depth-first search (guided order, unseeded), begun, for ``resume_in_slices``."""
+    return begin_depth_first(game.rules, plan.array, start.copy(), chance, zobrist, budget, table_bits, ORDER_GUIDED, 0)
+
+
 def resume_in_slices(game: Game, plan: SearchPlan, order: int, seed: int, search: DepthFirstSearch,
-                     limit: int) -> tuple:
+                     limit: int, zobrist: np.ndarray | None = None) -> tuple:
     """``resume_depth_first(..., search, limit)``, run ``SLICE`` positions at a time with
     a ``stop_point()`` between slices (the same result: a paused search resumes where it
-    stopped). Returns (status, moves, search) as ``resume_depth_first``."""
+    stopped), hashing with ``zobrist`` (default ``plan.zobrist``, as the search was begun).
+    Returns (status, moves, search) as ``resume_depth_first``."""
+    keys = plan.zobrist if zobrist is None else zobrist
     while True:
         step = min(limit, positions_searched(search) + SLICE)
-        status, moves, search = resume_depth_first(game.rules, plan.zobrist, order, seed, search, step)
+        status, moves, search = resume_depth_first(game.rules, keys, order, seed, search, step)
         if status != STATUS_BUDGET or step >= limit:
             return status, moves, search
         stop_point()
 
 
 def best_first_in_slices(
-    game: Game, plan: SearchPlan, start: np.ndarray, budget: int, table_bits: int, seed: int
+    game: Game, plan: SearchPlan, start: np.ndarray, budget: int, table_bits: int, seed: int, zobrist: np.ndarray
 ) -> tuple:
-    """``best_first_search(..., start, ..., budget, table_bits, PROMISE_WEIGHTS, seed)``, its
+    """``best_first_search(..., start, zobrist, budget, table_bits, PROMISE_WEIGHTS, seed)``, its
     compiled steps run ``SLICE`` positions at a time with a ``stop_point()`` between them
     (the same result). Returns (status, nodes, moves)."""
     rules, array = game.rules, plan.array
     status, nodes, moves, root, auto_log = best_first_root(rules, array, start, PROMISE_WEIGHTS)
     if status != STATUS_PAUSED:
         return status, nodes, moves
-    run = begin_best_first(rules, root, plan.zobrist, budget, table_bits, PROMISE_WEIGHTS, NOTHING_SEEN)
+    run = begin_best_first(rules, root, zobrist, budget, table_bits, PROMISE_WEIGHTS, NOTHING_SEEN)
     while True:
         pause_at = min(budget, int(run.counters[RUN_NODES]) + SLICE)
         status, run = resume_best_first(
-            rules, root, plan.zobrist, budget, pause_at, table_bits, PROMISE_WEIGHTS, seed, auto_log,
+            rules, root, zobrist, budget, pause_at, table_bits, PROMISE_WEIGHTS, seed, auto_log,
             array[PLAN_AUTOPLAY], array[PLAN_RELAXATION], 0, run,
         )
         if status != STATUS_PAUSED:
@@ -143,18 +186,19 @@ def best_first_in_slices(
 
 
 def stock_best_first_in_slices(
-    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int, seed: int
+    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int, seed: int,
+    zobrist: np.ndarray,
 ) -> tuple:
     """``stock_best_first_search`` with ``STOCK_PROMISE_WEIGHTS``, as ``best_first_in_slices``."""
     rules, array = game.rules, plan.array
     status, nodes, moves = stock_best_first_root(rules, array, start)
     if status != STATUS_PAUSED:
         return status, nodes, moves
-    run = begin_stock_best_first(rules, start, plan.zobrist, budget, table_bits, STOCK_PROMISE_WEIGHTS)
+    run = begin_stock_best_first(rules, start, zobrist, budget, table_bits, STOCK_PROMISE_WEIGHTS)
     while True:
         pause_at = min(budget, int(run.counters[RUN_NODES]) + SLICE)
         status, run = resume_stock_best_first(
-            rules, array, start, chance, plan.zobrist, budget, pause_at, table_bits, STOCK_PROMISE_WEIGHTS, seed, run
+            rules, array, start, chance, zobrist, budget, pause_at, table_bits, STOCK_PROMISE_WEIGHTS, seed, run
         )
         if status != STATUS_PAUSED:
             return stock_best_first_outcome(status, run)
@@ -170,34 +214,82 @@ def long_slice_end(long_done: int, long_budget: int, share: int) -> int:
     return int(min(long_budget, long_done + share * LONG_SHARE / (1 - LONG_SHARE)))
 
 
+class Decision(NamedTuple):
+    """What the portfolio's searches decided, and which search decided it."""
+
+    status: int  # ``STATUS_*``
+    nodes: int  # positions searched, every run added up
+    moves: np.ndarray  # on a win, every move from the start
+    run: int = LONG_RUN  # the search that decided: a restart's number, or ``LONG_RUN``
+    run_budget: int = 0  # that search's budget
+
+
+class Verdict(NamedTuple):
+    """``portfolio_verdict``: a ``Decision`` whose loss, if any, was confirmed."""
+
+    status: int
+    nodes: int  # positions searched to decide (the confirming search not included, unless it won)
+    moves: np.ndarray
+    check_nodes: int  # positions the confirming search saw (0 when none ran)
+
+
 def portfolio_search(
     game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int
 ) -> tuple[int, int, np.ndarray]:
+    """``portfolio_verdict``'s (status, nodes, moves), as ``depth_first_search``."""
+    verdict = portfolio_verdict(game, plan, start, chance, budget, table_bits)
+    return verdict.status, verdict.nodes, verdict.moves
+
+
+def portfolio_verdict(
+    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int
+) -> Verdict:
     """Alternate restarts and slices of one long depth-first search until one
     decides or ``budget`` positions are spent, as the game's search plan
     ``plan`` says (``chance``: the deal's chance tape, which fixes every
-    redeal's shuffle).
+    redeal's shuffle); a loss is then confirmed (``confirmed``).
 
     Ctrl-C and SIGTERM stop it between slices (``simlab.interrupts``): the
     earlier handler raises there (``KeyboardInterrupt``, ``Terminated``).
-
-    Returns:
-        (status, nodes, moves) as ``depth_first_search``; nodes add up every run.
     """
     with signals_deferred():
-        if not plan.long_search:
-            return restarts_alone(game, plan, start, chance, budget, table_bits)
-        return long_and_restarts(game, plan, start, chance, budget, table_bits)
+        if plan.long_search:
+            decision = long_and_restarts(game, plan, start, chance, budget, table_bits)
+        else:
+            decision = restarts_alone(game, plan, start, chance, budget, table_bits)
+        if decision.status != STATUS_LOST:
+            return Verdict(decision.status, decision.nodes, decision.moves, 0)
+        return confirmed(game, plan, start, chance, table_bits, decision)
+
+
+def confirmed(
+    game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, table_bits: int, decision: Decision
+) -> Verdict:
+    """The loss ``decision`` checked by running the search that proved it again,
+    with the same budget, hashing with ``plan.check_zobrist`` (module docstring):
+    lost if it exhausts too; won if it finds a win (the first search's hash
+    collided and hid it); unknown if it runs out of budget or memory. (Even a
+    loss in one position is checked: its moves may all have led to positions
+    whose hash was the start's.)"""
+    keys = plan.check_zobrist
+    if decision.run == LONG_RUN:
+        search = long_search(game, plan, start, chance, decision.run_budget, table_bits, keys)
+        status, moves, search = resume_in_slices(game, plan, ORDER_GUIDED, 0, search, decision.run_budget, keys)
+        nodes = positions_searched(search)
+    else:
+        status, nodes, moves = restart(game, plan, start, chance, decision.run, decision.run_budget, table_bits, keys)
+    nodes = int(nodes)
+    if status == STATUS_WON:
+        return Verdict(STATUS_WON, decision.nodes + nodes, moves, nodes)
+    return Verdict(status, decision.nodes, moves, nodes)
 
 
 def long_and_restarts(
     game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int
-) -> tuple[int, int, np.ndarray]:
-    """``portfolio_search`` for a plan with a long search."""
+) -> Decision:
+    """``portfolio_verdict``'s search for a plan with a long search."""
     long_budget = max(1, int(budget * LONG_SHARE))
-    long_run = begin_depth_first(
-        game.rules, plan.array, start.copy(), chance, plan.zobrist, long_budget, table_bits, ORDER_GUIDED, 0
-    )
+    long_run = long_search(game, plan, start, chance, long_budget, table_bits, plan.zobrist)
     long_done = 0  # positions the long search has seen
     restarts_spent = 0
     run = 0
@@ -210,26 +302,26 @@ def long_and_restarts(
             status, nodes, moves = restart(game, plan, start, chance, run, share, table_bits)
             restarts_spent += int(nodes)
             if status in (STATUS_WON, STATUS_LOST):
-                return status, restarts_spent + long_done, moves
+                return Decision(status, restarts_spent + long_done, moves, run, share)
             out_of_memory = out_of_memory or status == STATUS_MEMORY
         stop_point()
         limit = long_slice_end(long_done, long_budget, share)
         status, moves, long_run = resume_in_slices(game, plan, ORDER_GUIDED, 0, long_run, limit)
         long_done = positions_searched(long_run)
         if status in (STATUS_WON, STATUS_LOST):
-            return status, restarts_spent + long_done, moves
+            return Decision(status, restarts_spent + long_done, moves, LONG_RUN, long_budget)
         if status == STATUS_MEMORY:
             out_of_memory = True
             long_budget = long_done  # the long search cannot go on: give the rest to restarts
         if share == 0 and long_done >= long_budget:
             break
-    return (STATUS_MEMORY if out_of_memory else STATUS_BUDGET), restarts_spent + long_done, np.empty(0, np.int32)
+    return Decision(STATUS_MEMORY if out_of_memory else STATUS_BUDGET, restarts_spent + long_done, NO_MOVES)
 
 
 def restarts_alone(
     game: Game, plan: SearchPlan, start: np.ndarray, chance: np.ndarray, budget: int, table_bits: int
-) -> tuple[int, int, np.ndarray]:
-    """``portfolio_search`` for a plan without a long search: restarts on the
+) -> Decision:
+    """``portfolio_verdict``'s search for a plan without a long search: restarts on the
     Luby sequence until one decides (each is complete, so one that runs out of
     positions proves the loss) or ``budget`` positions are spent."""
     spent = 0
@@ -242,6 +334,6 @@ def restarts_alone(
         status, nodes, moves = restart(game, plan, start, chance, run, share, table_bits)
         spent += int(nodes)
         if status in (STATUS_WON, STATUS_LOST):
-            return status, spent, moves
+            return Decision(status, spent, moves, run, share)
         out_of_memory = out_of_memory or status == STATUS_MEMORY
-    return (STATUS_MEMORY if out_of_memory else STATUS_BUDGET), spent, np.empty(0, np.int32)
+    return Decision(STATUS_MEMORY if out_of_memory else STATUS_BUDGET, spent, NO_MOVES)
