@@ -58,6 +58,7 @@ from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, solve
 from simlab.solver.plan import RESTART_STRATEGIES, plan_for
 from simlab.solver.portfolio import restart
 from simlab.solver.replay import replays_to_win
+from simlab.solver.result import SolveResult
 
 # game -> (most unresolved share, most mean CPU-s per deal, most median CPU-s per
 # deal) the issues ask for; None where an issue sets no such target
@@ -202,7 +203,7 @@ def warm_up(game: Game, budget: int = 100_000, tries: int = 50) -> None:
             return
 
 
-def solvitaire_note(game: Game, state: State, result, sol_verdict: str) -> str:
+def solvitaire_note(game: Game, state: State, result: SolveResult) -> str:
     """What a won/lost disagreement with Solvitaire says: simlab's winning line is
     replayed (Solvitaire's 'lost' is then the suspect); Solvitaire's own line is not read."""
     if result.verdict == "won":
@@ -214,13 +215,13 @@ def solvitaire_note(game: Game, state: State, result, sol_verdict: str) -> str:
             "(Solvitaire's line is not replayed here: run it without --classify to see it)")
 
 
-def _add_solvitaire(row: dict, game: Game, state: State, result, program: str) -> None:
+def _add_solvitaire(row: dict, game: Game, state: State, result: SolveResult, program: str) -> None:
     """Run Solvitaire on ``state`` and put its columns (and any contradiction) in ``row``."""
     sol = run_solvitaire(program, game.name, solvitaire_deal(game, state), SOLVITAIRE_TIMEOUT_MS)
     row.update(sol_verdict=sol.verdict, sol_outcome=sol.outcome, sol_cpu_s=round(sol.seconds, 6),
                sol_maxrss_kb=sol.maxrss_kb)
     if {result.verdict, sol.verdict} == {"won", "lost"}:
-        note = solvitaire_note(game, state, result, sol.verdict)
+        note = solvitaire_note(game, state, result)
         row["note"] = "; ".join(n for n in (row["note"], note) if n)
         print(f"  !! {game.name} deal {row['deal']}: simlab {result.verdict} ({result.nodes} nodes), "
               f"Solvitaire {sol.outcome}. {note}", flush=True)

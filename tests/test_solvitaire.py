@@ -13,6 +13,7 @@ from benchmarks.solvitaire import binary, parse_classify, run_solvitaire
 from simlab import make_game
 from simlab.boards import solvitaire_card, solvitaire_deal
 from simlab.errors import SimlabError
+from simlab.solver import solve
 
 
 def _deal(name: str, number: int = 1) -> dict:
@@ -116,3 +117,14 @@ def test_solvitaire_binary_agrees_on_a_deal(name: str, number: int, verdict: str
     result = run_solvitaire(binary(), name, _deal(name, number), timeout_ms=10_000)
     assert result.verdict == verdict, result.output
     assert result.seconds >= 0 and result.maxrss_kb > 0
+
+
+def test_a_contradiction_replays_simlabs_winning_line() -> None:
+    game = make_game("citadel")
+    state = game.initial_state(1)
+    result = solve(game, state)
+    assert result.verdict == "won"
+    assert "replays to a win under simlab's rules: Solvitaire's 'lost' is the suspect" in \
+        bench.solvitaire_note(game, state, result)
+    result.moves = result.moves[:-1]
+    assert "does NOT replay to a win" in bench.solvitaire_note(game, state, result)
