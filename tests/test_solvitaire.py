@@ -9,7 +9,7 @@ import os
 import pytest
 
 import benchmarks.solver as bench
-from benchmarks.solvitaire import binary, parse_classify, run_solvitaire
+from benchmarks.solvitaire import WallCap, binary, parse_classify, run_solvitaire
 from simlab import make_game
 from simlab.boards import solvitaire_card, solvitaire_deal
 from simlab.errors import SimlabError
@@ -66,6 +66,7 @@ def test_games_solvitaire_does_not_play_are_refused() -> None:
     (", 0, 100, 200, 10000, 7, timed-out", "unknown"),
     (", 0, 100, 200, 900, 7, memory-limit-reached", "unknown"),
     (", 0, 100, 200, 900, 7, terminated", "unknown"),
+    ("stopped at the CPU backstop, cpu-limit", "unknown"),
 ])
 def test_classify_line_outcomes(line: str, verdict: str) -> None:
     output = "Attempting to solve deal.json...\n" + line + "\n"
@@ -75,6 +76,19 @@ def test_classify_line_outcomes(line: str, verdict: str) -> None:
 @pytest.mark.parametrize("output", ["", "Error parsing deal file: bad card\n", "x, y\nkilled by signal 9\n"])
 def test_classify_anything_else_is_an_error(output: str) -> None:
     assert parse_classify(output)[0] == "error"
+
+
+def test_wall_cap_is_stretched_by_the_share_of_a_core_the_bench_gets() -> None:
+    cap = WallCap(10_000)
+    assert cap.timeout_ms() == 10_000  # nothing timed yet
+    cap.observe(1.0, 2.0)
+    assert cap.timeout_ms() == 20_000
+    cap.observe(0.0, 1000.0)  # starved for long: stretched at most tenfold
+    assert cap.timeout_ms() == 100_000
+    assert cap.cpu_limit_s() == 12
+    plain = WallCap(10_000, stretch=False)
+    plain.observe(1.0, 4.0)
+    assert plain.timeout_ms() == 10_000 and plain.cpu_limit_s() is None
 
 
 def test_curve_counts_resolved_deals_within_each_cap() -> None:
@@ -90,7 +104,8 @@ def test_bench_skips_solvitaire_without_solvitaire_bin(monkeypatch, tmp_path, ca
     monkeypatch.setattr(bench, "RESULTS_DIR", tmp_path)
     row = {"game": "citadel", "deal": 1, "verdict": "won", "reason": "won", "nodes": 10, "cpu_s": 0.01,
            "fcs_verdict": "", "fcs_states": "", "fcs_cpu_s": "",
-           "sol_verdict": "", "sol_outcome": "", "sol_cpu_s": "", "sol_maxrss_kb": "", "note": ""}
+           "sol_verdict": "", "sol_outcome": "", "sol_cpu_s": "", "sol_wall_s": "", "sol_timeout_ms": "",
+           "sol_maxrss_kb": "", "note": ""}
 
     def fake_bench_game(name, use_fcs, writer, solvitaire=None):
         assert solvitaire is None and not use_fcs
@@ -103,7 +118,8 @@ def test_bench_skips_solvitaire_without_solvitaire_bin(monkeypatch, tmp_path, ca
     assert "SOLVITAIRE_BIN is not set: Solvitaire's columns are skipped" in out
     assert "Solvitaire won" not in out
     (csv_file,) = tmp_path.iterdir()
-    assert csv_file.read_text().splitlines()[0].endswith("sol_verdict,sol_outcome,sol_cpu_s,sol_maxrss_kb,note")
+    header = csv_file.read_text().splitlines()[0]
+    assert header.endswith("sol_verdict,sol_outcome,sol_cpu_s,sol_wall_s,sol_timeout_ms,sol_maxrss_kb,note")
 
 
 @pytest.mark.skipif(not (binary() and os.access(binary() or "", os.X_OK)),
@@ -128,3 +144,13 @@ def test_a_contradiction_replays_simlabs_winning_line() -> None:
         bench.solvitaire_note(game, state, result)
     result.moves = result.moves[:-1]
     assert "does NOT replay to a win" in bench.solvitaire_note(game, state, result)
+
+
+@pytest.mark.skipif(not (binary() and os.access(binary() or "", os.X_OK)),
+                    reason="SOLVITAIRE_BIN does not name a Solvitaire binary")
+def test_solvitaire_stopped_at_the_cpu_backstop_is_unknown() -> None:
+    # Beleaguered Castle deal 51 takes Solvitaire more than 10 CPU-s
+    result = run_solvitaire(binary(), "beleaguered_castle", _deal("beleaguered_castle", 51),
+                            timeout_ms=100_000, cpu_limit_s=1)
+    assert (result.verdict, result.outcome) == ("unknown", "cpu-limit"), result.output
+    assert result.seconds < 1.5
