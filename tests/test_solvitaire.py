@@ -149,7 +149,7 @@ def test_a_contradiction_replays_simlabs_winning_line() -> None:
 @pytest.mark.skipif(not (binary() and os.access(binary() or "", os.X_OK)),
                     reason="SOLVITAIRE_BIN does not name a Solvitaire binary")
 def test_solvitaire_stopped_at_the_cpu_backstop_is_unknown() -> None:
-    # Beleaguered Castle deal 51 takes Solvitaire more than 10 CPU-s
+    # Beleaguered Castle deal 51 takes Solvitaire more than a CPU second
     result = run_solvitaire(binary(), "beleaguered_castle", _deal("beleaguered_castle", 51),
                             timeout_ms=100_000, cpu_limit_s=1)
     assert (result.verdict, result.outcome) == ("unknown", "cpu-limit"), result.output
