@@ -1,4 +1,4 @@
-"""The solver on the Castle games, Fortress, Chessboard and Castle of Indolence, beside Freecell Solver.
+"""The solver on the Castle games, Fortress, Chessboard and Castle of Indolence, beside Freecell Solver and Solvitaire.
 
 Beleaguered Castle, Streets and Alleys, Citadel, Fortress, Chessboard and Castle
 of Indolence (thoughtful: the solver sees the squared reserve cards) deals
@@ -7,9 +7,14 @@ mean CPU seconds per deal, peak memory. When ``fc-solve`` is installed the same
 deals of the three games it knows go through it too, in the same run, with single-card moves
 (``-to 01AB -sel -mi 1000000``, the only mode whose "could not solve" is a
 proof, see docs/rules.md section 0): verdict agreement, the deals each
-solver resolves alone, and the CPU ratio. A deal one solver calls won and the
-other lost is a bug in one of them; it is printed as a CONTRADICTION, and
-fc-solve's winning line is replayed through simlab's rules engine to say which.
+solver resolves alone, and the CPU ratio. When ``SOLVITAIRE_BIN`` names a build
+of Solvitaire (Blake and Gent's solver; see the README) the same deals of those three
+games go through its smart-solvability search too (``benchmarks.solvitaire``, a cap of
+10 s each): the deals each solver resolves within 0.01, 0.1, 1 and 10 CPU-s, the
+verdicts of both, and the ratio of their mean and median CPU per deal. A deal one
+solver calls won and the other lost is a bug in one of them; it is printed as a
+CONTRADICTION, and the winning line (fc-solve's, or simlab's against Solvitaire)
+is replayed through simlab's rules engine to say which.
 
 Knobs (environment variables, no command line):
 
@@ -18,11 +23,17 @@ Knobs (environment variables, no command line):
   targets are set on deals 1-1000, so an idea tuned on them is checked on
   others (1001-2000) before it is kept;
 - ``SIMLAB_BENCH_FCSOLVE=0``: skip fc-solve;
+- ``SOLVITAIRE_BIN=PATH``: run Solvitaire too (skipped, saying so, when unset);
+  ``SIMLAB_BENCH_SOLVITAIRE_TIMEOUT_MS=MS``: its cap per deal (default 10000), in CPU
+  milliseconds: Solvitaire's ``--timeout`` is wall time, so it is stretched by the share
+  of a core this run has been getting (``benchmarks.solvitaire.WallCap``);
+  ``SIMLAB_BENCH_SOLVITAIRE_WALL_CAP=1`` passes it unstretched, a plain wall cap;
 - ``SIMLAB_BENCH_GAMES=a,b``: only these games.
 
 Timing: our solver runs in this process, timed with ``time.process_time``
 (warm-up solves first, up to a won deal, so compiling or loading the kernels is not timed);
-fc-solve's CPU is the ``RUSAGE_CHILDREN`` user+system delta around each run.
+fc-solve's CPU is the ``RUSAGE_CHILDREN`` user+system delta around each run, and
+Solvitaire's the user+system time ``os.wait4`` gives for its child.
 Peak memory is ``ru_maxrss`` of this process (and of the largest fc-solve run).
 Every deal is written to ``results/bench/solver-<time>.csv`` (a new file per run).
 """
@@ -41,13 +52,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.solvitaire import DEFAULT_TIMEOUT_MS, PRESETS, WallCap, binary, run_solvitaire
 from simlab import make_game
-from simlab.boards import fcs_board
+from simlab.boards import fcs_board, solvitaire_deal
 from simlab.engine.game import Game, State
 from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, solve
 from simlab.solver.plan import RESTART_STRATEGIES, plan_for
 from simlab.solver.portfolio import restart
 from simlab.solver.replay import replays_to_win
+from simlab.solver.result import SolveResult
 
 # game -> (most unresolved share, most mean CPU-s per deal, most median CPU-s per
 # deal) the issues ask for; None where an issue sets no such target
@@ -70,6 +83,10 @@ USE_FCSOLVE = os.environ.get("SIMLAB_BENCH_FCSOLVE", "1") != "0"
 FCSOLVE = shutil.which("fc-solve")
 FCSOLVE_ARGS = ["-g", "beleaguered_castle", "-to", "01AB", "-sel", "-mi", "1000000"]
 FCSOLVE_TIMEOUT = 300.0
+SOLVITAIRE_GAMES = set(PRESETS)
+SOLVITAIRE_TIMEOUT_MS = int(os.environ.get("SIMLAB_BENCH_SOLVITAIRE_TIMEOUT_MS", str(DEFAULT_TIMEOUT_MS)))
+SOLVITAIRE_STRETCH = os.environ.get("SIMLAB_BENCH_SOLVITAIRE_WALL_CAP", "0") != "1"
+CPU_CAPS = (0.01, 0.1, 1.0, 10.0)  # the resolved-within-cap curve, CPU seconds per deal
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results" / "bench"
 
 
@@ -189,18 +206,49 @@ def warm_up(game: Game, budget: int = 100_000, tries: int = 50) -> None:
             return
 
 
-def bench_game(name: str, use_fcs: bool, writer) -> dict:
+def solvitaire_note(game: Game, state: State, result: SolveResult) -> str:
+    """What a won/lost disagreement with Solvitaire says: simlab's winning line is
+    replayed (Solvitaire's 'lost' is then the suspect); Solvitaire's own line is not read."""
+    if result.verdict == "won":
+        replays = replays_to_win(game, state, result.moves)
+        return (f"CONTRADICTION: simlab's line ({len(result.moves)} moves) "
+                + ("replays to a win under simlab's rules: Solvitaire's 'lost' is the suspect" if replays
+                   else "does NOT replay to a win: simlab's 'won' is wrong"))
+    return ("CONTRADICTION: Solvitaire says won, simlab lost: simlab's 'lost' is the suspect "
+            "(Solvitaire's line is not replayed here: run it without --classify to see it)")
+
+
+def _add_solvitaire(row: dict, game: Game, state: State, result: SolveResult, program: str, cap: WallCap) -> None:
+    """Run Solvitaire on ``state`` and put its columns (and any contradiction) in ``row``."""
+    timeout_ms = cap.timeout_ms()
+    sol = run_solvitaire(program, game.name, solvitaire_deal(game, state), timeout_ms, cap.cpu_limit_s())
+    cap.observe(sol.seconds, sol.wall_s)
+    row.update(sol_verdict=sol.verdict, sol_outcome=sol.outcome, sol_cpu_s=round(sol.seconds, 6),
+               sol_wall_s=round(sol.wall_s, 3), sol_timeout_ms=timeout_ms, sol_maxrss_kb=sol.maxrss_kb)
+    if {result.verdict, sol.verdict} == {"won", "lost"}:
+        note = solvitaire_note(game, state, result)
+        row["note"] = "; ".join(n for n in (row["note"], note) if n)
+        print(f"  !! {game.name} deal {row['deal']}: simlab {result.verdict} ({result.nodes} nodes), "
+              f"Solvitaire {sol.outcome}. {note}", flush=True)
+
+
+def bench_game(name: str, use_fcs: bool, writer, solvitaire: str | None = None) -> dict:
     game = make_game(name)
     warm_up(game)
     rows = []
+    cap = WallCap(SOLVITAIRE_TIMEOUT_MS, SOLVITAIRE_STRETCH)
     for deal in DEALS:
         state = game.initial_state(deal)
+        wall = time.monotonic()
         start = time.process_time()
         result = solve(game, state)
         ours = time.process_time() - start
+        cap.observe(ours, time.monotonic() - wall)  # the share of a core this run gets now
         row = {"game": name, "deal": deal, "verdict": result.verdict, "reason": result.reason,
                "nodes": result.nodes, "cpu_s": round(ours, 6),
-               "fcs_verdict": "", "fcs_states": "", "fcs_cpu_s": "", "note": ""}
+               "fcs_verdict": "", "fcs_states": "", "fcs_cpu_s": "",
+               "sol_verdict": "", "sol_outcome": "", "sol_cpu_s": "", "sol_wall_s": "", "sol_timeout_ms": "",
+               "sol_maxrss_kb": "", "note": ""}
         if use_fcs:
             fcs = run_fcsolve(fcs_board(game, state))
             row.update(fcs_verdict=fcs.verdict, fcs_states=fcs.states, fcs_cpu_s=round(fcs.seconds, 6))
@@ -213,12 +261,49 @@ def bench_game(name: str, use_fcs: bool, writer) -> dict:
                 row["note"] = note
                 print(f"  !! {name} deal {deal}: simlab {result.verdict} ({result.nodes} nodes), "
                       f"fc-solve {fcs.verdict} ({fcs.states} states). {note}", flush=True)
+        if solvitaire:
+            _add_solvitaire(row, game, state, result, solvitaire, cap)
         writer.writerow(row)
         rows.append(row)
     return {"game": name, "rows": rows, "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
 
 
-def _summary(summary: dict, use_fcs: bool) -> None:
+def resolved_within(verdicts: list[str], cpu: list[float], caps: tuple[float, ...] = CPU_CAPS) -> list[int]:
+    """How many deals were resolved (won or lost) within each CPU cap."""
+    return [sum(v in ("won", "lost") and s <= cap for v, s in zip(verdicts, cpu)) for cap in caps]
+
+
+def _solvitaire_summary(rows: list[dict]) -> None:
+    """Solvitaire beside simlab: verdicts, the resolved-within-cap curve, mean and median CPU."""
+    ours = [r["cpu_s"] for r in rows]
+    theirs = [r["sol_cpu_s"] for r in rows]
+    counts = {v: sum(r["sol_verdict"] == v for r in rows) for v in ("won", "lost", "unknown", "error")}
+    ours_curve = resolved_within([r["verdict"] for r in rows], ours)
+    theirs_curve = resolved_within([r["sol_verdict"] for r in rows], theirs)
+    timeouts = [r["sol_timeout_ms"] for r in rows]
+    how = (f"a cap of {SOLVITAIRE_TIMEOUT_MS} CPU-ms: --timeout {min(timeouts)}-{max(timeouts)} wall ms,"
+           f" median {statistics.median(timeouts):.0f}" if SOLVITAIRE_STRETCH else f"--timeout {SOLVITAIRE_TIMEOUT_MS}")
+    print(f"   Solvitaire won {counts['won']:>5}  lost {counts['lost']:>5}  unknown {counts['unknown']:>4}"
+          f"  error {counts['error']}   (smart-solvability, {how})")
+    print(f"            CPU-s per deal: median {statistics.median(theirs):.4f}  p95 {_quantile(theirs, 0.95):.4f}"
+          f"  mean {statistics.fmean(theirs):.4f}  max {max(theirs):.3f}  total {sum(theirs):.1f}")
+    caps = " / ".join(f"{cap:g}" for cap in CPU_CAPS)
+    pairs = " / ".join(f"{a} v {b}" for a, b in zip(ours_curve, theirs_curve))
+    ahead = all(a >= b for a, b in zip(ours_curve, theirs_curve))
+    print(f"   resolved within {caps} CPU-s, simlab v Solvitaire: {pairs}"
+          f"  ({'simlab ahead or level at every cap' if ahead else 'simlab BEHIND at some cap'})")
+    mean_ratio = statistics.fmean(ours) / statistics.fmean(theirs) if sum(theirs) > 0 else float("inf")
+    median_theirs = statistics.median(theirs)
+    median_ratio = statistics.median(ours) / median_theirs if median_theirs > 0 else float("inf")
+    contradictions = [r for r in rows if {r["verdict"], r["sol_verdict"]} == {"won", "lost"}]
+    print(f"   CPU ratio simlab/Solvitaire: mean {mean_ratio:.2f}x, median {median_ratio:.2f}x;"
+          f" contradictions {len(contradictions)}")
+    for r in contradictions:
+        print(f"   !! CONTRADICTION deal {r['deal']}: simlab {r['verdict']}, "
+              f"Solvitaire {r['sol_verdict']}: {r['note']}")
+
+
+def _summary(summary: dict, use_fcs: bool, use_sol: bool = False) -> None:
     name, rows = summary["game"], summary["rows"]
     n = len(rows)
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ("won", "lost", "unknown")}
@@ -249,6 +334,8 @@ def _summary(summary: dict, use_fcs: bool) -> None:
         outside = DEALS[0] not in TARGET_DEALS or DEALS[-1] not in TARGET_DEALS
         held_out = " (the targets are set on deals 1-1000; these are others)" if outside else ""
         print("   target   " + ", ".join(verdicts) + held_out)
+    if use_sol:
+        _solvitaire_summary(rows)
     if not use_fcs:
         return
     fcs_counts = {v: sum(r["fcs_verdict"] == v for r in rows) for v in ("won", "lost", "unknown", "error")}
@@ -289,23 +376,41 @@ def new_results_file(directory: Path, stem: str) -> Path:
             attempt += 1
 
 
+def solvitaire_program() -> str | None:
+    """The Solvitaire binary to run beside simlab, or None (saying why) to skip it."""
+    program = binary()
+    if program is None:
+        print("SOLVITAIRE_BIN is not set: Solvitaire's columns are skipped "
+              "(build Solvitaire and point SOLVITAIRE_BIN at its binary; see the README)")
+        return None
+    if not (os.path.isfile(program) and os.access(program, os.X_OK)):
+        print(f"SOLVITAIRE_BIN={program} is not an executable file: Solvitaire's columns are skipped")
+        return None
+    return program
+
+
 def run() -> None:
     use_fcs = USE_FCSOLVE and FCSOLVE is not None
     if USE_FCSOLVE and FCSOLVE is None:
         print("fc-solve is not installed: its columns are skipped")
+    solvitaire = solvitaire_program() if SOLVITAIRE_GAMES.intersection(GAMES) else None
     path = new_results_file(RESULTS_DIR, "solver")
     fields = ["game", "deal", "verdict", "reason", "nodes", "cpu_s",
-              "fcs_verdict", "fcs_states", "fcs_cpu_s", "note"]
+              "fcs_verdict", "fcs_states", "fcs_cpu_s",
+              "sol_verdict", "sol_outcome", "sol_cpu_s", "sol_wall_s", "sol_timeout_ms", "sol_maxrss_kb", "note"]
     with open(path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
         for name in GAMES:
             with_fcs = use_fcs and name in FCSOLVE_GAMES
-            _summary(bench_game(name, with_fcs, writer), with_fcs)
+            with_sol = solvitaire if name in SOLVITAIRE_GAMES else None
+            _summary(bench_game(name, with_fcs, writer, with_sol), with_fcs, with_sol is not None)
             handle.flush()
     if use_fcs and FCSOLVE_GAMES.intersection(GAMES):
         peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f"   fc-solve peak RSS (largest run) {peak_mib:.0f} MiB")
+    if solvitaire:
+        print(f"   Solvitaire: {solvitaire}")
     print(f"per-deal results: {path}")
 
 

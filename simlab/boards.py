@@ -1,4 +1,5 @@
-"""A position as text for other programs: JSON piles, and Freecell Solver's board format.
+"""A position as text for other programs: JSON piles, Freecell Solver's board format,
+and Solvitaire's deal JSON.
 
 Freecell Solver (``fc-solve``) reads one tableau column per line, bottom card
 first, plus optional ``Foundations:`` and ``Freecells:`` lines. Its
@@ -6,6 +7,12 @@ first, plus optional ``Foundations:`` and ``Freecells:`` lines. Its
 plays any game that builds down by rank regardless of suit, fills a space with
 any card and builds one deck up in suit on the foundations; free cells are
 added with ``--freecells-num``. ``fcs_board`` refuses every other game.
+
+Solvitaire (Blake and Gent's solver) reads ``{"tableau piles": [[...], ...],
+"foundations": [...]}``: each pile bottom card first, a ten written ``10``, and
+the foundation cards in any order of suits, each suit from its ace up. Its
+``beleaguered-castle`` and ``streets-and-alleys`` presets play the same Castle
+games as fc-solve's preset, without free cells; ``solvitaire_deal`` refuses the rest.
 """
 
 from __future__ import annotations
@@ -69,3 +76,31 @@ def fcs_board(game: Game, state: State) -> str:
     lines += [" ".join(piles[f"row{i}"]) or ":" for i in range(game.table.rows)]
     return "\n".join(lines)
 
+
+
+def solvitaire_card(text: str) -> str:
+    """``"TD"`` as Solvitaire writes it, ``"10D"``; every other card is unchanged."""
+    return "10" + text[1:] if text[0] == "T" else text
+
+
+def solvitaire_deal(game: Game, state: State) -> dict[str, Any]:
+    """``state`` as Solvitaire's deal JSON (a dict to ``json.dump``): the rows, and
+    the cards already on the foundations (Citadel's deal sends some home, Beleaguered
+    Castle's the aces), left out when there are none.
+
+    Raises:
+        SimlabError: if Solvitaire's Castle presets do not play ``game``.
+    """
+    if not fcs_supports(game.table) or game.table.cells or game.table.stock or game.table.rows != 8:
+        raise SimlabError(
+            f"Solvitaire's Castle presets do not play game '{game.name}': they play only games "
+            "that build down regardless of suit on one deck in 8 rows, without free cells or stock."
+        )
+    piles = game.piles(state)
+    deal: dict[str, Any] = {
+        "tableau piles": [[solvitaire_card(c) for c in piles[f"row{i}"]] for i in range(game.table.rows)],
+    }
+    home = [solvitaire_card(c) for i in range(game.table.foundations) for c in piles[f"foundation{i}"]]
+    if home:
+        deal["foundations"] = home
+    return deal
