@@ -17,70 +17,39 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import IO, Any
 
-from benchmarks.compare_commits import OUT, checkout, resolve
-
-WORKER = """
-import json, sys
-from simlab import make_game
-from simlab.solver import solve
-games = {}
-budget = int(sys.argv[1])
-for line in sys.stdin:
-    name, deal = line.split()
-    if name not in games:
-        games[name] = make_game(name)
-    game = games[name]
-    if deal == "warm":
-        solve(game, 1, budget)
-        print("{}", flush=True)
-        continue
-    result = solve(game, int(deal), budget)
-    print(json.dumps({"verdict": result.verdict, "nodes": result.nodes, "seconds": result.seconds,
-                      "check_nodes": getattr(result, "check_nodes", 0)}), flush=True)
-"""
+from benchmarks.compare_commits import resolve
+from benchmarks.side_by_side import Worker
 
 
-def worker(sha: str, budget: int) -> subprocess.Popen:
-    """A process solving deals in the checkout of ``sha``, one per line of its stdin."""
-    tree = checkout(sha)
-    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(OUT / "numba" / sha[:12]))
-    return subprocess.Popen([sys.executable, "-c", WORKER, str(budget)], cwd=tree, env=env, text=True,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-
-
-def ask(process: subprocess.Popen, game: str, deal: int | str) -> dict[str, Any]:
-    stdin, stdout = process.stdin, process.stdout
-    assert stdin is not None and stdout is not None
-    stdin.write(f"{game} {deal}\n")
-    stdin.flush()
-    return json.loads(stdout.readline())
+def ask(worker: Worker, game: str, deal: int, budget: int) -> dict[str, Any]:
+    """One solve of ``deal`` by ``worker``: its verdict, positions, confirming positions and CPU."""
+    answer = worker.ask(kind="solve", game=game, deal=deal, budget=budget, repeat=1)
+    return {"verdict": answer["verdict"], "nodes": answer["nodes"], "seconds": answer["cpu"],
+            "check_nodes": answer["check_nodes"]}
 
 
 def run(old: str, new: str, games: list[str], deals: list[int], budget: int, out: IO[str]) -> list[dict]:
     """Solve every deal of every game with both commits, alternately; write and return the rows."""
-    workers = {"old": worker(old, budget), "new": worker(new, budget)}
+    workers = {"old": Worker(old), "new": Worker(new)}
     rows = []
     for game in games:
         for process in workers.values():
-            ask(process, game, "warm")
+            ask(process, game, 1, budget)  # warms the kernels
     for deal in deals:  # the games in turn, so that any prefix of the run covers each
         for game in games:
             row: dict[str, Any] = {"game": game, "deal": deal}
             for side, process in workers.items():
-                row[side] = ask(process, game, deal)
+                row[side] = ask(process, game, deal, budget)
             out.write(json.dumps(row) + "\n")
             out.flush()
             rows.append(row)
     for process in workers.values():
-        assert process.stdin is not None
-        process.stdin.close()
-        process.wait()
+        process.process.stdin.close()
+        process.process.wait()
     return rows
 
 

@@ -60,7 +60,8 @@ def serve() -> None:
                 result = solve(game, request["deal"], budget=request["budget"])
                 cpu += time.process_time() - clock
                 nodes += result.nodes
-            answer = {"cpu": cpu, "nodes": nodes, "verdict": result.verdict}
+            answer = {"cpu": cpu, "nodes": nodes, "verdict": result.verdict,
+                      "check_nodes": getattr(result, "check_nodes", 0)}  # 0 before losses were confirmed
         print(json.dumps(answer), flush=True)
 
 

@@ -77,7 +77,6 @@ def fcs_board(game: Game, state: State) -> str:
     return "\n".join(lines)
 
 
-
 def solvitaire_card(text: str) -> str:
     """``"TD"`` as Solvitaire writes it, ``"10D"``; every other card is unchanged."""
     return "10" + text[1:] if text[0] == "T" else text
