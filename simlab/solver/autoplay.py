@@ -33,6 +33,11 @@ from simlab.engine.layout import (
 AUTOPLAY_NONE = 0
 AUTOPLAY_DOWN_ANY_SUIT = 1  # ``safe_down_any_suit``
 AUTOPLAY_SAME_SUIT = 2  # ``safe_same_suit``
+# Not a safe rule but a streamliner (Blake and Gent's "auto-foundations"): every
+# card a foundation accepts goes home at once. A search under it may miss every
+# win, so its exhausting proves nothing; ``simlab.solver.portfolio`` runs it
+# only to find wins, whose lines replay under the full rules.
+AUTOPLAY_EVERY = 3
 
 
 @allocation_free
@@ -104,7 +109,7 @@ def safe_within_round(rules, state, card, autoplay):
         return safe_down_any_suit(rules, state, card)
     if autoplay == AUTOPLAY_SAME_SUIT:
         return safe_same_suit(rules, state, card)
-    return False
+    return autoplay == AUTOPLAY_EVERY
 
 
 @allocation_free

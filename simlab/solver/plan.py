@@ -53,7 +53,7 @@ from simlab.engine.layout import (
     PileSpec,
 )
 from simlab.engine.moves import card_moves_irreversible
-from simlab.solver.autoplay import AUTOPLAY_DOWN_ANY_SUIT, AUTOPLAY_NONE, AUTOPLAY_SAME_SUIT
+from simlab.solver.autoplay import AUTOPLAY_DOWN_ANY_SUIT, AUTOPLAY_EVERY, AUTOPLAY_NONE, AUTOPLAY_SAME_SUIT
 from simlab.solver.deadlock import RELAXATION_CASTLE, RELAXATION_NONE, RELAXATION_SAME_SUIT, RELAXATION_STOCK
 
 # Slots of ``SearchPlan.array``, the plan as the compiled searches read it.
@@ -105,6 +105,9 @@ class SearchPlan:
         information: "open" (the solver sees what a player sees) or "thoughtful".
         long_search: one long depth-first search runs beside the restarts
             (``simlab.solver.portfolio``); False: the restarts alone.
+        streamlined: a streamlined search looks for a win first
+            (``simlab.solver.portfolio.streamlined_search``): every foundation
+            play automatic, positions hashed by rank only.
         reasons: per choice (``CHOICES``), why it is made.
         zobrist: the keys positions are hashed with (follows ``ranks_only``).
         check_zobrist: independent keys of the search that confirms a loss
@@ -124,6 +127,7 @@ class SearchPlan:
     zobrist: np.ndarray = field(compare=False, repr=False)
     check_zobrist: np.ndarray = field(compare=False, repr=False)
     long_search: bool = True
+    streamlined: bool = False
 
     def __post_init__(self) -> None:
         # the automatic plays make no refill and keep no counter: a game whose card moves do has none
@@ -144,6 +148,13 @@ class SearchPlan:
         values[PLAN_RELAXATION] = self.relaxation
         return values
 
+    @cached_property
+    def streamlined_array(self) -> np.ndarray:
+        """``array`` for the streamlined search: every foundation play automatic."""
+        values = self.array.copy()
+        values[PLAN_AUTOPLAY] = AUTOPLAY_EVERY
+        return values
+
     def reason(self, choice: str) -> str:
         return dict(self.reasons)[choice]
 
@@ -155,6 +166,7 @@ class SearchPlan:
             "snapshots" if self.snapshot_every_move else "undo in place",
             "rank-only hashing" if self.ranks_only else "suit-and-rank hashing",
             f"{RELAXATION_WORDS[self.relaxation]} relaxation",
+            *(["a streamlined search first"] if self.streamlined else []),
             self.information,
         ))
 
@@ -170,11 +182,12 @@ class SearchPlan:
             f"  automatic plays: {AUTOPLAY_WORDS[self.autoplay]} ({self.reason('autoplay')})",
             f"  loss relaxation: {RELAXATION_WORDS[self.relaxation]} ({self.reason('relaxation')})",
             f"  restarts: {', '.join(self.restart_strategies)} ({self.reason('restarts')})",
+            f"  streamlined search first: {'yes' if self.streamlined else 'no'} ({self.reason('streamlined')})",
             f"  information: {self.information} ({self.reason('information')})",
         ]
 
 
-CHOICES = ("hashing", "rows", "undo", "autoplay", "relaxation", "restarts", "information")
+CHOICES = ("hashing", "rows", "undo", "autoplay", "relaxation", "restarts", "streamlined", "information")
 
 
 # One plan per game object: solve, the round searches and the fair players ask
@@ -211,6 +224,7 @@ def derive_plan(game: Game) -> SearchPlan:
         "autoplay": autoplay_reason,
         "relaxation": relaxation_reason,
         "restarts": restarts_reason(game, autoplay),
+        "streamlined": streamlined_reason(autoplay),
         "information": (f"the solver sees {' and '.join(filter(None, (hidden, chance)))}" if hidden or chance
                         else "the solver sees what a player sees"),
     }
@@ -228,7 +242,18 @@ def derive_plan(game: Game) -> SearchPlan:
         zobrist=kernel.search_zobrist(rules),
         check_zobrist=kernel.check_zobrist(rules),
         long_search=not (special and stock_only(game, autoplay)),
+        streamlined=autoplay == AUTOPLAY_DOWN_ANY_SUIT,
     )
+
+
+def streamlined_reason(autoplay: int) -> str:
+    """Why the plan does or does not search streamlined first (``SearchPlan.streamlined``)."""
+    if autoplay == AUTOPLAY_DOWN_ANY_SUIT:
+        return ("rows down regardless of suit: most wins survive playing every card home at once and "
+                "hashing by rank only, and the search they leave is small")
+    if autoplay == AUTOPLAY_NONE:
+        return "no automatic plays to streamline"
+    return "building in suit: nearly every foundation play is safe already, and suits decide the builds"
 
 
 def stock_only(game: Game, autoplay: int) -> bool:
