@@ -21,14 +21,16 @@ positions alike but for the suits of their cards count as one (rank-only keys).
 Both cut away positions, maybe every winning one, so the streamlined search
 proves nothing when it exhausts; but its win is a line of legal moves, checked
 by replay like any other. Measured (depth-first, guided order, at most 1M
-positions a deal, deals 1-1000): it won 652 of Beleaguered Castle's 656 won
-deals in 2.2 CPU-s in all, 520 of Streets and Alleys' at least 525 in 3.6, and
-858 of Citadel's 860 in 0.6, and every other deal it exhausted within 1M
-positions. Among its wins are Beleaguered Castle deals 363 and 398 and Streets
-and Alleys 296 and 958, which the complete searches left undecided at 32M
-positions, and the late wins that cost them 23-27M (Beleaguered Castle 48,
-Streets and Alleys 122). It gets at most ``STREAMLINED_SHARE`` of the budget,
-and the complete searches the rest.
+positions a deal, deals 1-1000, against the complete searches alone at the
+default budget): it won 650 of the 656 Beleaguered Castle deals they won, 518
+of Streets and Alleys' 525 and 858 of Citadel's 860, in 2.2, 3.6 and 0.6
+CPU-s in all, and exhausted every other deal within 1M positions. It also won
+Beleaguered Castle deals 363 and 398 and Streets and Alleys 296 and 958, which
+they left undecided at 32M positions, and their late wins (Beleaguered Castle
+48 at 23M positions, Streets and Alleys 122 at 27M) in 14,096 and 9,384. It
+gets at most ``STREAMLINED_SHARE`` of the budget, and the complete searches
+the rest; a deal it misses (Beleaguered Castle 891, won by them in 588
+positions) costs them what it did.
 
 What a ``lost`` rests on. The searches know a position by its 64-bit hash
 (``kernel.position_hash``) and skip a position whose hash they have seen. If
