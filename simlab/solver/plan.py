@@ -34,6 +34,7 @@ from simlab.engine.layout import (
     FILL_KINGS,
     FILL_NONE,
     FIRST_CELL,
+    FIRST_FOUNDATION,
     FIRST_RESERVE,
     FOUNDATION_BY_SUIT,
     FOUNDATION_MODE,
@@ -45,6 +46,7 @@ from simlab.engine.layout import (
     N_RESERVES,
     P_IDENTITY,
     ROWS_ORDERED,
+    SOURCE_LIMIT,
     STOCK_PILE,
     SUIT_BITS,
     SUIT_SAME,
@@ -55,12 +57,14 @@ from simlab.engine.layout import (
 from simlab.engine.moves import card_moves_irreversible
 from simlab.solver.autoplay import AUTOPLAY_DOWN_ANY_SUIT, AUTOPLAY_EVERY, AUTOPLAY_NONE, AUTOPLAY_SAME_SUIT
 from simlab.solver.deadlock import RELAXATION_CASTLE, RELAXATION_NONE, RELAXATION_SAME_SUIT, RELAXATION_STOCK
+from simlab.solver.stuck import STUCK_LEVELS
 
 # Slots of ``SearchPlan.array``, the plan as the compiled searches read it.
 PLAN_AUTOPLAY = 0  # ``AUTOPLAY_*``: which foundation plays are made automatically
 PLAN_SNAPSHOTS = 1  # 1: every move is undone from a snapshot (card moves refill piles or keep a counter)
 PLAN_RELAXATION = 2  # ``RELAXATION_*``: the loss proof consulted before expanding a position
-PLAN_LENGTH = 3
+PLAN_STUCK = 3  # ``SearchPlan.stuck``: how many foundation plays ``simlab.solver.stuck`` asks for (0: no check)
+PLAN_LENGTH = 4
 
 # The restarts take turns over these strategies (``simlab.solver.portfolio.restart``).
 # Measured at 3M nodes on deals 1-1000 (unresolved Beleaguered Castle / Streets
@@ -108,6 +112,9 @@ class SearchPlan:
         streamlined: a streamlined search looks for a win first
             (``simlab.solver.portfolio.streamlined_search``): every foundation
             play automatic, positions hashed by rank only.
+        stuck: where the foundations have just changed, the depth-first
+            searches check whether a win or this many more foundation plays
+            are within reach (``simlab.solver.stuck``); 0: no check.
         reasons: per choice (``CHOICES``), why it is made.
         zobrist: the keys positions are hashed with (follows ``ranks_only``).
         check_zobrist: independent keys of the search that confirms a loss
@@ -128,6 +135,7 @@ class SearchPlan:
     check_zobrist: np.ndarray = field(compare=False, repr=False)
     long_search: bool = True
     streamlined: bool = False
+    stuck: int = 0
 
     def __post_init__(self) -> None:
         # the automatic plays make no refill and keep no counter: a game whose card moves do has none
@@ -146,6 +154,7 @@ class SearchPlan:
         values[PLAN_AUTOPLAY] = self.autoplay
         values[PLAN_SNAPSHOTS] = int(self.snapshot_every_move)
         values[PLAN_RELAXATION] = self.relaxation
+        values[PLAN_STUCK] = self.stuck
         return values
 
     @cached_property
@@ -153,6 +162,7 @@ class SearchPlan:
         """``array`` for the streamlined search: every foundation play automatic."""
         values = self.array.copy()
         values[PLAN_AUTOPLAY] = AUTOPLAY_EVERY
+        values[PLAN_STUCK] = 0  # its keys are by rank only: they cannot tell the targets apart
         return values
 
     def reason(self, choice: str) -> str:
@@ -167,6 +177,7 @@ class SearchPlan:
             "rank-only hashing" if self.ranks_only else "suit-and-rank hashing",
             f"{RELAXATION_WORDS[self.relaxation]} relaxation",
             *(["a streamlined search first"] if self.streamlined else []),
+            *([f"stuck checks up to {self.stuck} plays"] if self.stuck else []),
             self.information,
         ))
 
@@ -183,11 +194,12 @@ class SearchPlan:
             f"  loss relaxation: {RELAXATION_WORDS[self.relaxation]} ({self.reason('relaxation')})",
             f"  restarts: {', '.join(self.restart_strategies)} ({self.reason('restarts')})",
             f"  streamlined search first: {'yes' if self.streamlined else 'no'} ({self.reason('streamlined')})",
+            f"  stuck checks: {f'up to {self.stuck} plays' if self.stuck else 'no'} ({self.reason('stuck')})",
             f"  information: {self.information} ({self.reason('information')})",
         ]
 
 
-CHOICES = ("hashing", "rows", "undo", "autoplay", "relaxation", "restarts", "streamlined", "information")
+CHOICES = ("hashing", "rows", "undo", "autoplay", "relaxation", "restarts", "streamlined", "stuck", "information")
 
 
 # One plan per game object: solve, the round searches and the fair players ask
@@ -225,6 +237,7 @@ def derive_plan(game: Game) -> SearchPlan:
         "relaxation": relaxation_reason,
         "restarts": restarts_reason(game, autoplay),
         "streamlined": streamlined_reason(autoplay),
+        "stuck": stuck_reason(rules, relaxation),
         "information": (f"the solver sees {' and '.join(filter(None, (hidden, chance)))}" if hidden or chance
                         else "the solver sees what a player sees"),
     }
@@ -243,7 +256,28 @@ def derive_plan(game: Game) -> SearchPlan:
         check_zobrist=kernel.check_zobrist(rules),
         long_search=not (special and stock_only(game, autoplay)),
         streamlined=autoplay == AUTOPLAY_DOWN_ANY_SUIT,
+        stuck=STUCK_LEVELS if checks_stuck(rules, relaxation) else 0,
     )
+
+
+def checks_stuck(rules: np.ndarray, relaxation: int) -> bool:
+    """Whether the depth-first searches check for stuck foundations
+    (``SearchPlan.stuck``): ``simlab.solver.stuck`` argues it for the Castle
+    relaxation's rules (rows down regardless of suit, any card in a space, one
+    deck by suit, no reserve) where card moves are the only moves and no card
+    leaves a foundation."""
+    return (relaxation == RELAXATION_CASTLE and not rules[HAS_SPECIAL]
+            and rules[SOURCE_LIMIT] <= rules[FIRST_FOUNDATION] and not card_moves_irreversible(rules))
+
+
+def stuck_reason(rules: np.ndarray, relaxation: int) -> str:
+    """Why the plan does or does not check for stuck foundations."""
+    if checks_stuck(rules, relaxation):
+        return ("moves between rows and cells read ranks only: whether a win or more foundation plays are "
+                "within reach is searched by rank, the next cards of each suit apart")
+    if relaxation != RELAXATION_CASTLE:
+        return "argued only for rows down regardless of suit, one deck by suit"
+    return "argued only where card moves are the only moves and no card leaves a foundation"
 
 
 def streamlined_reason(autoplay: int) -> str:

@@ -19,7 +19,8 @@ Pruning (each keeps the search complete; arguments in ``ordered_moves``):
 3. the card moved last is not moved again straight away, unless automatic
    plays followed its move (it could have gone to its new place directly);
 4. a position that ``simlab.solver.deadlock`` proves lost is counted but not
-   expanded;
+   expanded, and so is one whose foundations ``simlab.solver.stuck`` proves
+   can never change again (asked where they have just changed);
 5. where rows build down in suit, a foundation's card is not tried back on a
    row unless a redeal is ahead (``foundation_card_may_return``).
 
@@ -56,11 +57,12 @@ from simlab.engine.layout import (
     P_IDENTITY,
     STATE_SIZE,
 )
-from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
+from simlab.engine.position_set import add, can_grow, capacity, forget_added, grown, new_position_set
 from simlab.solver.autoplay import next_safe_play, safe_foundation, shuffles_ahead
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import next_rank
-from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, PLAN_SNAPSHOTS
+from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, PLAN_SNAPSHOTS, PLAN_STUCK
+from simlab.solver.stuck import STACK_COLUMNS, STUCK_BUDGET, STUCK_NO, STUCK_YES, stuck
 
 STATUS_WON = 0
 STATUS_LOST = 1
@@ -427,13 +429,18 @@ SNAPSHOTS = 6  # snapshots in use along the current line
 SNAPSHOT_EVERY_MOVE = 7  # the search plan's ``PLAN_SNAPSHOTS``: every move is undone from a snapshot
 AUTOPLAY_RULE = 8  # the search plan's ``PLAN_AUTOPLAY``
 RELAXATION = 9  # the search plan's ``PLAN_RELAXATION``
-N_COUNTERS = 10
+STUCK_LEVELS = 10  # the search plan's ``PLAN_STUCK``: how many foundation plays a stuck check asks for
+STUCK_NODES = 11  # positions the stuck checks searched (``simlab.solver.stuck``)
+DEAD_ENTRIES = 12  # keys in ``dead``
+BUDGET = 13  # the most positions the search may see, the stuck checks' included
+N_COUNTERS = 14
 # A search starts with a table for this many positions (2**17 slots of 8 bytes,
 # 1 MiB, fewer for a smaller budget or table_bits) and grows it as it needs.
 FIRST_TABLE_ENTRIES = 1 << 16
 FIRST_DEPTHS = 1024  # the per-depth arrays start this long and grow
 FIRST_ARENA = 4096  # the arena starts with room for this many moves and grows
 FIRST_SNAPSHOTS = 8  # room for this many snapshots at first (La Belle Lucie's lines need at most 3)
+DEAD_BITS = 22  # the stuck families' keys grow to at most 2**22 slots (32 MiB)
 
 
 class DepthFirstSearch(NamedTuple):
@@ -464,6 +471,11 @@ class DepthFirstSearch(NamedTuple):
     chance: np.ndarray  # the chance tape redeals shuffle with (``simlab.engine.moves``)
     snapshots: np.ndarray  # a position saved before each move of the line that is not its own inverse
     scratch: np.ndarray  # ``N_CARDS`` int64 for a redeal
+    dead: np.ndarray  # keys of every stuck family found (``simlab.solver.stuck``)
+    stuck_seen: np.ndarray  # a stuck check's positions, and its keys in order, its position and its stack
+    stuck_keys: np.ndarray
+    stuck_state: np.ndarray
+    stuck_stack: np.ndarray
 
 
 @njit(cache=True)
@@ -477,6 +489,9 @@ def new_depth_first(rules, plan, state, chance, budget, table_bits):
     counters[SNAPSHOT_EVERY_MOVE] = plan[PLAN_SNAPSHOTS]
     counters[AUTOPLAY_RULE] = plan[PLAN_AUTOPLAY]
     counters[RELAXATION] = plan[PLAN_RELAXATION]
+    counters[STUCK_LEVELS] = plan[PLAN_STUCK]
+    counters[BUDGET] = budget
+    room = STUCK_BUDGET + 1 if plan[PLAN_STUCK] > 0 else 1  # no room for a check the plan never makes
     return DepthFirstSearch(
         state=state,
         table=table,
@@ -494,6 +509,11 @@ def new_depth_first(rules, plan, state, chance, budget, table_bits):
         chance=chance,
         snapshots=np.empty((FIRST_SNAPSHOTS, rules[STATE_SIZE]), dtype=state.dtype),
         scratch=np.empty(rules[N_CARDS], dtype=np.int64),
+        dead=new_position_set(0, DEAD_BITS),
+        stuck_seen=new_position_set(room, DEAD_BITS),
+        stuck_keys=np.empty(room, dtype=np.uint64),
+        stuck_state=np.empty_like(state),
+        stuck_stack=np.empty((room, STACK_COLUMNS), dtype=np.int64),
     )
 
 
@@ -513,9 +533,11 @@ def begin_depth_first(rules, plan, state, chance, zobrist, budget, table_bits, o
     search.keys[0] = start_tracking(rules, state, zobrist, search.pile_hashes, search.card_piles)
     add(search.table, search.keys[0])
     counters[NODES] = 1
-    if not kernel.is_won(rules, state) and not provably_lost(rules, state, plan[PLAN_RELAXATION]):
+    work = new_workspace(rules)
+    if (not kernel.is_won(rules, state) and not provably_lost(rules, state, plan[PLAN_RELAXATION])
+            and not proved_stuck(rules, zobrist, search, work, 1)):
         search.count[0] = ordered_moves(
-            rules, state, -1, new_workspace(rules), search.arena, 0, order, seed, search.keys[0], search.card_piles
+            rules, state, -1, work, search.arena, 0, order, seed, search.keys[0], search.card_piles
         )
     return search
 
@@ -556,6 +578,9 @@ def with_room(search):
     search), or (False, ``search``) when the table is full and may not grow."""
     counters = search.counters
     table = search.table
+    dead = search.dead
+    if not dead_has_room(search):
+        dead = grown(dead)
     if counters[NODES] >= counters[MAX_ENTRIES]:
         if not can_grow(table, counters[TABLE_BITS]):
             return False, search
@@ -578,7 +603,8 @@ def with_room(search):
         snapshots[: search.snapshots.shape[0]] = search.snapshots
     return True, DepthFirstSearch(
         search.state, table, search.auto_log, counters, arena, first, count, tried, autos_end, chosen, keys,
-        search.pile_hashes, search.card_piles, search.chance, snapshots, search.scratch,
+        search.pile_hashes, search.card_piles, search.chance, snapshots, search.scratch, dead, search.stuck_seen,
+        search.stuck_keys, search.stuck_state, search.stuck_stack,
     )
 
 
@@ -595,7 +621,16 @@ def has_room(search, nodes, depth):
         nodes < search.counters[MAX_ENTRIES] and depth + 2 < search.first.shape[0]
         and start + MAX_BRANCHING <= search.arena.shape[0]
         and search.counters[SNAPSHOTS] < search.snapshots.shape[0]
+        and dead_has_room(search)
     )
+
+
+@allocation_free
+def dead_has_room(search):
+    """Whether ``dead`` is at most half full (or may not grow): past that it is
+    grown between moves (a check that fills it keeps what fits)."""
+    dead = search.dead
+    return 2 * search.counters[DEAD_ENTRIES] <= capacity(dead) or not can_grow(dead, DEAD_BITS)
 
 
 @allocation_free
@@ -620,7 +655,7 @@ def depth_first_steps(rules, zobrist, order, seed, node_limit, search, work):
         if search.tried[depth] == search.count[depth]:
             depth, log_length = back_up(rules, zobrist, search, depth, log_length)
             continue
-        if nodes >= node_limit:  # checked before a move, so a search never exceeds its limit
+        if nodes + counters[STUCK_NODES] >= node_limit:  # checked before a move: a search never exceeds its limit
             status = STATUS_BUDGET
             break
         if not has_room(search, nodes, depth):
@@ -657,9 +692,10 @@ def depth_first_steps(rules, zobrist, order, seed, node_limit, search, work):
             status = STATUS_WON
             break
         last_moved_to = moved_to(move, new_length - log_length, snapshot)
+        home_changed = new_length > log_length or move % MOVE_BASE >= rules[FIRST_FOUNDATION]
         log_length = new_length
         depth += 1
-        go_deeper(rules, order, seed, search, work, depth, key, last_moved_to, rearranges)
+        go_deeper(rules, zobrist, order, seed, search, work, depth, key, last_moved_to, rearranges, home_changed, nodes)
     counters[NODES] = nodes
     counters[DEPTH] = depth
     counters[LOG_LENGTH] = log_length
@@ -728,15 +764,19 @@ def try_snapshot_move(rules, zobrist, search, move, log_length):
 
 
 @allocation_free
-def go_deeper(rules, order, seed, search, work, depth, key, last_moved_to, rearranges):
+def go_deeper(rules, zobrist, order, seed, search, work, depth, key, last_moved_to, rearranges, home_changed, nodes):
     """Set up ``depth`` for the new position just reached (hash ``key``): its
     moves go into the arena after those of the depth above; none for a
-    position ``simlab.solver.deadlock`` proves lost (counted, never expanded)."""
+    position ``simlab.solver.deadlock`` proves lost, or (where the move
+    changed the foundations: ``home_changed``) ``proved_stuck`` (counted,
+    never expanded)."""
     start = search.first[depth - 1] + search.count[depth - 1]
     search.keys[depth] = key
     search.first[depth] = start
     search.tried[depth] = 0
     if not rearranges and provably_lost_using(rules, search.state, work.relaxation, search.counters[RELAXATION]):
+        search.count[depth] = 0
+    elif home_changed and proved_stuck(rules, zobrist, search, work, nodes):
         search.count[depth] = 0
     else:
         search.count[depth] = ordered_moves(
@@ -744,9 +784,33 @@ def go_deeper(rules, order, seed, search, work, depth, key, last_moved_to, rearr
         )
 
 
+@allocation_free
+def proved_stuck(rules, zobrist, search, work, nodes_so_far):
+    """Whether the plan checks for stuck foundations and ``simlab.solver.stuck``
+    proves the search's position's stuck: among the families kept, or by a
+    new check (its positions counted in ``STUCK_NODES``, a stuck family's keys
+    kept)."""
+    counters = search.counters
+    for levels in range(1, counters[STUCK_LEVELS] + 1):
+        # bounded by what is left of the whole search's budget, never by a slice's limit: a result
+        # must not depend on where the search was paused
+        budget = min(STUCK_BUDGET, counters[BUDGET] - nodes_so_far - counters[STUCK_NODES])
+        moves.copy_state(rules, search.state, search.stuck_state)
+        status, nodes, counters[DEAD_ENTRIES] = stuck(
+            rules, search.stuck_state, zobrist, levels, budget, search.dead, counters[DEAD_ENTRIES], search.stuck_seen,
+            search.stuck_keys, search.stuck_stack, work.legal,
+        )
+        counters[STUCK_NODES] += nodes
+        forget_added(search.stuck_seen, search.stuck_keys, nodes)
+        if status != STUCK_NO:
+            return status == STUCK_YES
+    return False
+
+
 def positions_searched(search: DepthFirstSearch) -> int:
-    """How many distinct positions a search from ``begin_depth_first`` has seen."""
-    return int(search.counters[NODES])
+    """How many distinct positions a search from ``begin_depth_first`` has
+    seen, the stuck checks' included."""
+    return int(search.counters[NODES] + search.counters[STUCK_NODES])
 
 
 @njit(cache=True)
@@ -763,7 +827,7 @@ def depth_first_search(rules, plan, state, chance, zobrist, budget, table_bits, 
     """
     search = begin_depth_first(rules, plan, state, chance, zobrist, budget, table_bits, order, seed)
     status, line, search = resume_depth_first(rules, zobrist, order, seed, search, budget)
-    return status, search.counters[NODES], line
+    return status, positions_searched(search), line
 
 
 @njit(cache=True)

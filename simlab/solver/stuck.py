@@ -1,0 +1,177 @@
+"""Stuck foundations: a proof that the foundations cannot take enough cards again, searched by rank.
+
+Why: measured on Streets and Alleys deal 77 (unknown at 150M positions), 2,922
+of 3,000 positions sampled from the first 3M of the long depth-first search
+had the same 9 cards home and could never send another: the search walked
+through rearrangements of the rows, 445,824 positions from one entry alone,
+none with a card a foundation takes on top. ``simlab.solver.deadlock``'s
+relaxation cannot see it: one empty row lets every card leave there.
+
+The check (games whose rows build down regardless of suit, one deck by suit,
+no reserve, nothing leaves a foundation, card moves only: ``SearchPlan.stuck``).
+A position is *stuck for k plays* when no line of moves from it wins or makes
+k foundation plays. A stuck position is lost (it is not won, and a win needs
+more plays or is one). ``stuck`` decides it by a depth-first search over
+(position, plays still asked for), foundation plays tried first, that stops at
+the first win or k-th play: not stuck. If it runs out of positions, stuck.
+
+The search knows a position by rank, except for the next k cards of each
+suit's foundation (the ones k plays can send home), and by the plays still
+asked for. Moves between rows and cells read ranks only (a card goes on a card
+one rank higher, or into a space), so two positions alike in ranks and in
+where those cards lie reach positions alike in the same way; a foundation play
+sends the same card home from both, and leaves them alike in the next k-1
+cards of each suit, all the next search asks about. So the positions a key
+merges are stuck together or not at all. On deal 77's stuck 9 cards home that
+is 792 positions instead of 445,824.
+
+The depth-first searches ask at the start and wherever the foundations have
+just changed (elsewhere they did not change since the last check, whose
+positions, rearrangements included, were searched then). A check asks for 1
+play, then 2, up to ``SearchPlan.stuck`` (``STUCK_LEVELS``), and stops at the
+first level that is stuck (the position is lost) or gives up. Every position
+a stuck search saw is stuck too, and so is every position it saw below a
+foundation play once it backs up over that play (none of them asks for as
+many plays as any position above, so none reaches back): their keys are kept
+(``dead``), also when the check later gives up, and a later search that meets
+one is done with it at once. A check gives up after ``STUCK_BUDGET``
+positions, or what is left of the search's budget (it then proves nothing);
+its positions count towards the search's (``search.positions_searched``).
+
+What the proof rests on: the keys. The cards kept apart are keyed apart from
+ranks (rows 52 and up of the search's keys, unused by a one-deck game's
+cards), and each level's keys are salted apart; a collision between two keys
+could hide the line that reaches the plays, and the loss is then confirmed,
+like every loss, by a search with independent keys
+(``simlab.solver.portfolio.confirmed``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.engine import kernel
+from simlab.engine.compiled import allocation_free
+from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, N_PILES
+from simlab.engine.position_set import add, capacity, contains
+
+# Positions a check searches at most, every level's added up.
+STUCK_BUDGET = 1 << 20
+# How many more foundation plays a check asks for (``levels``).
+STUCK_LEVELS = 6
+TARGET_ROW = 52  # a card kept apart is keyed by ``zobrist[TARGET_ROW + card]``; others by ``zobrist[rank]``
+LEVEL_SALT = np.uint64(0xC2B2AE3D27D4EB4F)  # tells the levels' keys apart
+
+# What ``stuck`` found.
+STUCK_NO = 0  # a win, or ``levels`` foundation plays, are within reach
+STUCK_YES = 1  # neither is: the position is lost
+STUCK_UNKNOWN = 2  # the check gave up
+
+
+@allocation_free
+def rank_hash(rules, state, zobrist, level):
+    """``kernel.position_hash`` with every card keyed by its rank but the next
+    ``level`` cards of each suit's foundation, and salted by ``level``."""
+    total = kernel.base_term(rules, state) + LEVEL_SALT * np.uint64(level)
+    first_foundation = rules[FIRST_FOUNDATION]
+    for pile in range(rules[N_PILES]):
+        value = np.uint64(0x9E3779B97F4A7C15)
+        for index in range(kernel.height(rules, state, pile)):
+            card = kernel.card_at(rules, state, pile, index)
+            rank = card % 13
+            ahead = rank - kernel.height(rules, state, first_foundation + card // 13)
+            row = TARGET_ROW + card if 0 <= ahead < level else rank
+            value ^= zobrist[row, index]
+        total += kernel.pile_term(rules, pile, value)
+    return total
+
+
+@allocation_free
+def keep_dead(keys, dead, dead_entries):
+    """Add ``keys`` (positions found stuck) to ``dead``, which holds
+    ``dead_entries``, while it has room; return how many it holds then."""
+    room = capacity(dead)
+    for key in keys:
+        if dead_entries >= room:
+            break
+        if add(dead, key):
+            dead_entries += 1
+    return dead_entries
+
+
+# Columns of a check's stack (``stuck``), one row per depth.
+TRIED = 0  # moves tried there (foundation plays first: see ``stuck``)
+LEVEL = 1  # foundation plays still asked for there
+FIRST_KEY = 2  # where the keys of positions searched below start
+CHOSEN = 3  # the move made to go deeper
+STACK_COLUMNS = 4
+
+
+@allocation_free
+def stuck(rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys, stack, legal):
+    """Whether a win or ``levels`` more foundation plays are within reach of
+    ``state`` (module docstring), searched depth-first in place: ``state`` is a
+    copy it may change. It gives up after ``budget`` positions (at most
+    ``STUCK_BUDGET``).
+
+    ``dead`` holds ``dead_entries`` keys of positions found stuck before (they
+    are not searched again), and gets those this check finds; ``seen`` is an
+    empty position set of at least ``budget`` entries, whose keys also go
+    to ``keys`` in the order added; ``stack`` has room for ``budget + 1``
+    depths, ``legal`` for every move.
+    Returns (``STUCK_*``, the keys written to ``keys``, the keys ``dead`` holds).
+    """
+    key = rank_hash(rules, state, zobrist, levels)
+    if contains(dead, key):
+        return STUCK_YES, 0, dead_entries
+    if budget < 1:
+        return STUCK_UNKNOWN, 0, dead_entries
+    keys[0] = key
+    add(seen, key)
+    nodes = 1
+    depth = 0
+    stack[0, TRIED] = 0
+    stack[0, LEVEL] = levels
+    first_foundation = rules[FIRST_FOUNDATION]
+    while depth >= 0:
+        level = stack[depth, LEVEL]
+        count = kernel.legal_moves(rules, state, legal)  # the same list each time back at a depth
+        deeper = False
+        while stack[depth, TRIED] < 2 * count:  # foundation plays first, then the rest
+            index = stack[depth, TRIED]
+            stack[depth, TRIED] += 1
+            move = legal[index % count]
+            home = move % MOVE_BASE >= first_foundation
+            if home != (index < count):
+                continue
+            kernel.apply_move(rules, state, move)
+            next_level = level - 1 if home else level
+            if next_level == 0 or kernel.is_won(rules, state):
+                return STUCK_NO, nodes, dead_entries
+            key = rank_hash(rules, state, zobrist, next_level)
+            if contains(dead, key) or contains(seen, key):
+                kernel.undo_move(rules, state, move)
+                continue
+            if nodes >= budget:
+                return STUCK_UNKNOWN, nodes, dead_entries
+            add(seen, key)
+            keys[nodes] = key
+            stack[depth, FIRST_KEY] = nodes
+            stack[depth, CHOSEN] = move
+            nodes += 1
+            depth += 1
+            stack[depth, TRIED] = 0
+            stack[depth, LEVEL] = next_level
+            deeper = True
+            break
+        if not deeper:
+            depth -= 1
+            if depth >= 0:
+                move = stack[depth, CHOSEN]
+                kernel.undo_move(rules, state, move)
+                if move % MOVE_BASE >= first_foundation:
+                    # Every position searched below a foundation play asks for fewer plays than any
+                    # position above it, so none reaches back up: each was searched to the end and is
+                    # stuck, whatever this check ends with.
+                    dead_entries = keep_dead(keys[stack[depth, FIRST_KEY]:nodes], dead, dead_entries)
+    return STUCK_YES, nodes, keep_dead(keys[:nodes], dead, dead_entries)

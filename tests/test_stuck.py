@@ -1,0 +1,154 @@
+"""Stuck checks (``simlab.solver.stuck``), against a plain search written here
+from the rule the module's docstring states: a position is stuck for ``levels``
+when no line of legal moves from it wins or makes ``levels`` foundation plays.
+The plain search knows positions by every card (rows and cells sorted, as
+interchangeable), so where the check's rank keys merged positions that differ,
+the two disagree.
+
+Positions are small real deals with most cards home and the fewest legal moves
+of those drawn (``tests/test_deadlock.py``'s ``drawn_positions``), so that
+both stuck and live ones occur.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from reference_search import _canonical, reference_search
+from test_deadlock import CASTLE_GAMES, drawn_positions
+
+from simlab import make_game
+from simlab.engine import kernel
+from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE
+from simlab.engine.position_set import new_position_set
+from simlab.solver import plan_for, solve
+from simlab.solver.plan import PLAN_STUCK
+from simlab.solver.portfolio import long_and_restarts
+from simlab.solver.search import MAX_BRANCHING, STATUS_LOST
+from simlab.solver.stuck import (
+    STACK_COLUMNS,
+    STUCK_BUDGET,
+    STUCK_LEVELS,
+    STUCK_NO,
+    STUCK_UNKNOWN,
+    STUCK_YES,
+    stuck,
+)
+
+
+def plays_within_reach(game, array: np.ndarray, levels: int, limit: int = 30_000) -> bool | None:
+    """Whether some line of legal moves from ``array`` wins or makes ``levels``
+    foundation plays (None: more than ``limit`` positions to tell)."""
+    rules, first_foundation = game.rules, int(game.rules[FIRST_FOUNDATION])
+    out = np.empty(1024, dtype=np.int32)
+    start = (array.copy(), 0)
+    seen = {(_canonical(game, array), 0)}
+    stack = [start]
+    while stack:
+        position, plays = stack.pop()
+        for code in out[: kernel.legal_moves(rules, position, out)].tolist():
+            child = position.copy()
+            kernel.apply_move(rules, child, code)
+            made = plays + (code % MOVE_BASE >= first_foundation)
+            if made == levels or kernel.is_won(rules, child):
+                return True
+            key = (_canonical(game, child), made)
+            if key not in seen:
+                if len(seen) >= limit:
+                    return None
+                seen.add(key)
+                stack.append((child, made))
+    return False
+
+
+def check(game, array: np.ndarray, levels: int, budget: int = STUCK_BUDGET, dead=None) -> tuple[int, int]:
+    """``stuck`` on a copy of ``array`` with fresh working space: (status, positions)."""
+    dead = new_position_set(0, 22) if dead is None else dead
+    seen = new_position_set(budget + 1, 24)
+    status, nodes, _ = stuck(
+        game.rules, array.copy(), plan_for(game).zobrist, levels, budget, dead, 0, seen,
+        np.empty(budget + 1, dtype=np.uint64), np.empty((budget + 1, STACK_COLUMNS), dtype=np.int64),
+        np.empty(MAX_BRANCHING, dtype=np.int32),
+    )
+    return status, nodes
+
+
+@pytest.mark.parametrize("game_name", CASTLE_GAMES)
+def test_stuck_exactly_when_the_plain_search_finds_no_line(game_name):
+    game, positions = drawn_positions(game_name, seed=20261203, count=80)
+    answers = {STUCK_YES: 0, STUCK_NO: 0}
+    for state in positions:
+        for levels in (1, 2, 3):
+            within_reach = plays_within_reach(game, state.array, levels)
+            status, _ = check(game, state.array, levels)
+            if within_reach is None or status == STUCK_UNKNOWN:
+                continue
+            assert status == (STUCK_NO if within_reach else STUCK_YES), (levels, game.piles(state))
+            answers[status] += 1
+    assert answers[STUCK_YES] >= 4 and answers[STUCK_NO] >= 100, answers
+
+
+@pytest.mark.parametrize("game_name", CASTLE_GAMES)
+def test_a_stuck_position_is_lost(game_name):
+    game, positions = drawn_positions(game_name, seed=20261203, count=80)
+    stuck_ones = 0
+    for state in positions:
+        if check(game, state.array, STUCK_LEVELS)[0] == STUCK_YES:
+            stuck_ones += 1
+            assert reference_search(game, state, limit=20_000)[0] in ("lost", "limit"), game.piles(state)
+    assert stuck_ones >= 2
+
+
+def test_a_check_gives_up_at_its_budget():
+    game, positions = drawn_positions("streets_and_alleys", seed=11, count=30)
+    gave_up = 0
+    for state in positions:
+        status, nodes = check(game, state.array, 3, budget=5)
+        assert nodes <= 5
+        gave_up += status == STUCK_UNKNOWN
+    assert gave_up >= 1
+
+
+def test_a_position_kept_dead_is_stuck_without_a_search():
+    game, positions = drawn_positions("beleaguered_castle", seed=7, count=30)
+    state = next(s for s in positions if check(game, s.array, 2)[0] == STUCK_YES)
+    dead = new_position_set(0, 22)
+    assert check(game, state.array, 2, dead=dead)[1] >= 1
+    assert check(game, state.array, 2, dead=dead) == (STUCK_YES, 0)
+
+
+def test_which_games_check():
+    checking = {name for name in ("beleaguered_castle", "streets_and_alleys", "citadel", "siegecraft", "stronghold",
+                                  "castle_of_indolence", "fortress", "chessboard", "fan", "la_belle_lucie",
+                                  "trefoil", "windmill") if plan_for(make_game(name)).stuck}
+    assert checking == set(CASTLE_GAMES)
+    assert plan_for(make_game("streets_and_alleys")).array[PLAN_STUCK] == STUCK_LEVELS
+    assert plan_for(make_game("streets_and_alleys")).streamlined_array[PLAN_STUCK] == 0
+
+
+def test_the_checks_prove_a_loss_in_fewer_positions_and_no_verdict_changes():
+    """Streets and Alleys deal 5 (lost): the complete searches prove it in fewer
+    positions with the checks (theirs counted) than without."""
+    game = make_game("streets_and_alleys")
+    plan = plan_for(game)
+    without = dataclasses.replace(plan, stuck=0)
+    start = game.initial_state(5)
+    results = [long_and_restarts(game, p, start.array, start.chance, 2_000_000, 22) for p in (plan, without)]
+    assert [r.status for r in results] == [STATUS_LOST, STATUS_LOST]
+    assert results[0].nodes < results[1].nodes / 2, [r.nodes for r in results]
+
+
+@pytest.mark.parametrize("deal", [4, 5, 7])
+def test_verdicts_with_and_without_the_checks_agree(deal):
+    game = make_game("streets_and_alleys")
+    with_checks = solve(game, deal, budget=300_000)
+    plan = plan_for(game)
+    saved = plan.array[PLAN_STUCK]
+    plan.array[PLAN_STUCK] = 0
+    try:
+        without = solve(game, deal, budget=300_000)
+    finally:
+        plan.array[PLAN_STUCK] = saved
+    assert with_checks.verdict == without.verdict != "unknown"
