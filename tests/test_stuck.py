@@ -29,7 +29,6 @@ from simlab.solver.portfolio import long_and_restarts
 from simlab.solver.search import MAX_BRANCHING, STATUS_LOST
 from simlab.solver.stuck import (
     STACK_COLUMNS,
-    STUCK_BUDGET,
     STUCK_LEVELS,
     STUCK_NO,
     STUCK_UNKNOWN,
@@ -63,7 +62,7 @@ def plays_within_reach(game, array: np.ndarray, levels: int, limit: int = 30_000
     return False
 
 
-def check(game, array: np.ndarray, levels: int, budget: int = STUCK_BUDGET, dead=None) -> tuple[int, int]:
+def check(game, array: np.ndarray, levels: int, budget: int = 100_000, dead=None) -> tuple[int, int]:
     """``stuck`` on a copy of ``array`` with fresh working space: (status, positions)."""
     dead = new_position_set(0, 22) if dead is None else dead
     seen = new_position_set(budget + 1, 24)

@@ -62,7 +62,7 @@ from simlab.solver.autoplay import next_safe_play, safe_foundation, shuffles_ahe
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import next_rank
 from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, PLAN_SNAPSHOTS, PLAN_STUCK
-from simlab.solver.stuck import STACK_COLUMNS, STUCK_BUDGET, STUCK_NO, STUCK_YES, stuck
+from simlab.solver.stuck import STACK_COLUMNS, STUCK_NO, STUCK_YES, stuck, stuck_budget
 
 STATUS_WON = 0
 STATUS_LOST = 1
@@ -491,7 +491,7 @@ def new_depth_first(rules, plan, state, chance, budget, table_bits):
     counters[RELAXATION] = plan[PLAN_RELAXATION]
     counters[STUCK_LEVELS] = plan[PLAN_STUCK]
     counters[BUDGET] = budget
-    room = STUCK_BUDGET + 1 if plan[PLAN_STUCK] > 0 else 1  # no room for a check the plan never makes
+    room = stuck_budget(budget) + 1 if plan[PLAN_STUCK] > 0 else 1  # no room for a check the plan never makes
     return DepthFirstSearch(
         state=state,
         table=table,
@@ -794,7 +794,7 @@ def proved_stuck(rules, zobrist, search, work, nodes_so_far):
     for levels in range(1, counters[STUCK_LEVELS] + 1):
         # bounded by what is left of the whole search's budget, never by a slice's limit: a result
         # must not depend on where the search was paused
-        budget = min(STUCK_BUDGET, counters[BUDGET] - nodes_so_far - counters[STUCK_NODES])
+        budget = min(stuck_budget(counters[BUDGET]), counters[BUDGET] - nodes_so_far - counters[STUCK_NODES])
         moves.copy_state(rules, search.state, search.stuck_state)
         status, nodes, counters[DEAD_ENTRIES] = stuck(
             rules, search.stuck_state, zobrist, levels, budget, search.dead, counters[DEAD_ENTRIES], search.stuck_seen,

@@ -34,9 +34,11 @@ a stuck search saw is stuck too, and so is every position it saw below a
 foundation play once it backs up over that play (none of them asks for as
 many plays as any position above, so none reaches back): their keys are kept
 (``dead``), also when the check later gives up, and a later search that meets
-one is done with it at once. A check gives up after ``STUCK_BUDGET``
-positions, or what is left of the search's budget (it then proves nothing);
-its positions count towards the search's (``search.positions_searched``).
+one is done with it at once. A check gives up (proving nothing) after
+``stuck_budget`` positions: ``STUCK_BUDGET``, a sixteenth of the asking
+search's budget if less (a check that cannot finish must not eat a small
+search), or what is left of it; its positions count towards the search's
+(``search.positions_searched``).
 
 What the proof rests on: the keys. The cards kept apart are keyed apart from
 ranks (rows 52 and up of the search's keys, unused by a one-deck game's
@@ -55,8 +57,10 @@ from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, N_PILES
 from simlab.engine.position_set import add, capacity, contains
 
-# Positions a check searches at most, every level's added up.
+# Positions a check searches at most, every level's added up: ``STUCK_BUDGET``, and
+# at most a ``STUCK_SHARE``-th of the budget of the search that asks.
 STUCK_BUDGET = 1 << 20
+STUCK_SHARE = 16
 # How many more foundation plays a check asks for (``levels``).
 STUCK_LEVELS = 6
 TARGET_ROW = 52  # a card kept apart is keyed by ``zobrist[TARGET_ROW + card]``; others by ``zobrist[rank]``
@@ -84,6 +88,12 @@ def rank_hash(rules, state, zobrist, level):
             value ^= zobrist[row, index]
         total += kernel.pile_term(rules, pile, value)
     return total
+
+
+@allocation_free
+def stuck_budget(search_budget):
+    """The most positions a check may search for a search of ``search_budget``."""
+    return min(STUCK_BUDGET, search_budget // STUCK_SHARE)
 
 
 @allocation_free
