@@ -40,6 +40,12 @@ search's budget if less (a check that cannot finish must not eat a small
 search), or what is left of it; its positions count towards the search's
 (``search.positions_searched``).
 
+A check that reaches its plays also keeps the positions on its line as live
+(each reaches them along it), salted apart in the same table: a later check
+that meets one is done at once. Measured on deals the checks first made
+slower (Citadel 484 from 9.7M positions to 2.0M; Streets and Alleys 949 from
+5.2M to 0.5M), as the same live families were searched again at every entry.
+
 What the proof rests on: the keys. The cards kept apart are keyed apart from
 ranks (rows 52 and up of the search's keys, unused by a one-deck game's
 cards), and each level's keys are salted apart; a collision between two keys
@@ -65,6 +71,7 @@ STUCK_SHARE = 16
 STUCK_LEVELS = 6
 TARGET_ROW = 52  # a card kept apart is keyed by ``zobrist[TARGET_ROW + card]``; others by ``zobrist[rank]``
 LEVEL_SALT = np.uint64(0xC2B2AE3D27D4EB4F)  # tells the levels' keys apart
+LIVE_SALT = np.uint64(0x27BB2EE687B0B0FD)  # a position found live is kept as its key plus this
 
 # What ``stuck`` found.
 STUCK_NO = 0  # a win, or ``levels`` foundation plays, are within reach
@@ -94,6 +101,20 @@ def rank_hash(rules, state, zobrist, level):
 def stuck_budget(search_budget):
     """The most positions a check may search for a search of ``search_budget``."""
     return min(STUCK_BUDGET, search_budget // STUCK_SHARE)
+
+
+@allocation_free
+def keep_live(keys, stack, depth, dead, dead_entries):
+    """Keep the positions on a check's line down to ``depth`` as live (each
+    reaches what the check asked for along it), salted apart in ``dead``."""
+    room = capacity(dead)
+    for at in range(depth + 1):
+        if dead_entries >= room:
+            break
+        key = keys[0] if at == 0 else keys[stack[at - 1, FIRST_KEY]]
+        if add(dead, key + LIVE_SALT):
+            dead_entries += 1
+    return dead_entries
 
 
 @allocation_free
@@ -134,6 +155,8 @@ def stuck(rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys,
     key = rank_hash(rules, state, zobrist, levels)
     if contains(dead, key):
         return STUCK_YES, 0, dead_entries
+    if contains(dead, key + LIVE_SALT):
+        return STUCK_NO, 0, dead_entries
     if budget < 1:
         return STUCK_UNKNOWN, 0, dead_entries
     keys[0] = key
@@ -157,8 +180,10 @@ def stuck(rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys,
             kernel.apply_move(rules, state, move)
             next_level = level - 1 if home else level
             if next_level == 0 or kernel.is_won(rules, state):
-                return STUCK_NO, nodes, dead_entries
+                return STUCK_NO, nodes, keep_live(keys, stack, depth, dead, dead_entries)
             key = rank_hash(rules, state, zobrist, next_level)
+            if contains(dead, key + LIVE_SALT):
+                return STUCK_NO, nodes, keep_live(keys, stack, depth, dead, dead_entries)
             if contains(dead, key) or contains(seen, key):
                 kernel.undo_move(rules, state, move)
                 continue
