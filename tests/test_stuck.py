@@ -118,6 +118,14 @@ def test_a_position_kept_dead_is_stuck_without_a_search():
     assert check(game, state.array, 2, dead=dead) == (STUCK_YES, 0)
 
 
+def test_a_position_kept_live_is_not_stuck_without_a_search():
+    game, positions = drawn_positions("beleaguered_castle", seed=7, count=30)
+    state = next(s for s in positions if check(game, s.array, 2)[0] == STUCK_NO and check(game, s.array, 2)[1] > 1)
+    known = new_position_set(0, 22)
+    assert check(game, state.array, 2, dead=known)[1] > 1
+    assert check(game, state.array, 2, dead=known) == (STUCK_NO, 0)
+
+
 def test_which_games_check():
     checking = {name for name in ("beleaguered_castle", "streets_and_alleys", "citadel", "siegecraft", "stronghold",
                                   "castle_of_indolence", "fortress", "chessboard", "fan", "la_belle_lucie",

@@ -827,7 +827,7 @@ def depth_first_search(rules, plan, state, chance, zobrist, budget, table_bits, 
     """
     search = begin_depth_first(rules, plan, state, chance, zobrist, budget, table_bits, order, seed)
     status, line, search = resume_depth_first(rules, zobrist, order, seed, search, budget)
-    return status, positions_searched(search), line
+    return status, search.counters[NODES] + search.counters[STUCK_NODES], line
 
 
 @njit(cache=True)
