@@ -57,7 +57,7 @@ from simlab.engine.layout import (
     P_IDENTITY,
     STATE_SIZE,
 )
-from simlab.engine.position_set import add, can_grow, capacity, forget_added, grown, new_position_set
+from simlab.engine.position_set import MAX_LOAD, add, can_grow, capacity, forget_added, grown, new_position_set
 from simlab.solver.autoplay import next_safe_play, safe_foundation, shuffles_ahead
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import next_rank
@@ -433,7 +433,8 @@ STUCK_LEVELS = 10  # the search plan's ``PLAN_STUCK``: how many foundation plays
 STUCK_NODES = 11  # positions the stuck checks searched (``simlab.solver.stuck``)
 DEAD_ENTRIES = 12  # keys in ``dead``
 BUDGET = 13  # the most positions the search may see, the stuck checks' included
-N_COUNTERS = 14
+STUCK_CAP = 14  # the most positions one stuck check may search (``stuck_budget``, within ``TABLE_BITS``)
+N_COUNTERS = 15
 # A search starts with a table for this many positions (2**17 slots of 8 bytes,
 # 1 MiB, fewer for a smaller budget or table_bits) and grows it as it needs.
 FIRST_TABLE_ENTRIES = 1 << 16
@@ -491,7 +492,10 @@ def new_depth_first(rules, plan, state, chance, budget, table_bits):
     counters[RELAXATION] = plan[PLAN_RELAXATION]
     counters[STUCK_LEVELS] = plan[PLAN_STUCK]
     counters[BUDGET] = budget
-    room = stuck_budget(budget) + 1 if plan[PLAN_STUCK] > 0 else 1  # no room for a check the plan never makes
+    # a check's table stays within the table size asked for, as the search's own does
+    cap = min(stuck_budget(budget), np.int64(MAX_LOAD * (np.int64(1) << table_bits)) - 1)
+    counters[STUCK_CAP] = cap if plan[PLAN_STUCK] > 0 else 0
+    room = counters[STUCK_CAP] + 1  # no room for a check the plan never makes
     return DepthFirstSearch(
         state=state,
         table=table,
@@ -509,8 +513,8 @@ def new_depth_first(rules, plan, state, chance, budget, table_bits):
         chance=chance,
         snapshots=np.empty((FIRST_SNAPSHOTS, rules[STATE_SIZE]), dtype=state.dtype),
         scratch=np.empty(rules[N_CARDS], dtype=np.int64),
-        dead=new_position_set(0, DEAD_BITS),
-        stuck_seen=new_position_set(room, DEAD_BITS),
+        dead=new_position_set(0, min(DEAD_BITS, table_bits)),
+        stuck_seen=new_position_set(room, table_bits),
         stuck_keys=np.empty(room, dtype=np.uint64),
         stuck_state=np.empty_like(state),
         stuck_stack=np.empty((room, STACK_COLUMNS), dtype=np.int64),
@@ -630,7 +634,8 @@ def dead_has_room(search):
     """Whether ``dead`` is at most half full (or may not grow): past that it is
     grown between moves (a check that fills it keeps what fits)."""
     dead = search.dead
-    return 2 * search.counters[DEAD_ENTRIES] <= capacity(dead) or not can_grow(dead, DEAD_BITS)
+    return (2 * search.counters[DEAD_ENTRIES] <= capacity(dead)
+            or not can_grow(dead, min(DEAD_BITS, search.counters[TABLE_BITS])))
 
 
 @allocation_free
@@ -794,7 +799,7 @@ def proved_stuck(rules, zobrist, search, work, nodes_so_far):
     for levels in range(1, counters[STUCK_LEVELS] + 1):
         # bounded by what is left of the whole search's budget, never by a slice's limit: a result
         # must not depend on where the search was paused
-        budget = min(stuck_budget(counters[BUDGET]), counters[BUDGET] - nodes_so_far - counters[STUCK_NODES])
+        budget = min(counters[STUCK_CAP], counters[BUDGET] - nodes_so_far - counters[STUCK_NODES])
         moves.copy_state(rules, search.state, search.stuck_state)
         status, nodes, counters[DEAD_ENTRIES] = stuck(
             rules, search.stuck_state, zobrist, levels, budget, search.dead, counters[DEAD_ENTRIES], search.stuck_seen,
