@@ -57,7 +57,7 @@ from simlab.engine.layout import (
     P_IDENTITY,
     STATE_SIZE,
 )
-from simlab.engine.position_set import MAX_LOAD, add, can_grow, capacity, forget_added, grown, new_position_set
+from simlab.engine.position_set import MAX_LOAD, add, can_grow, capacity, grown, new_position_set
 from simlab.solver.autoplay import next_safe_play, safe_foundation, shuffles_ahead
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import next_rank
@@ -806,7 +806,6 @@ def proved_stuck(rules, zobrist, search, work, nodes_so_far):
             search.stuck_keys, search.stuck_stack, work.legal,
         )
         counters[STUCK_NODES] += nodes
-        forget_added(search.stuck_seen, search.stuck_keys, nodes)
         if status != STUCK_NO:
             return status == STUCK_YES
     return False

@@ -61,7 +61,7 @@ import numpy as np
 from simlab.engine import kernel
 from simlab.engine.compiled import allocation_free
 from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, N_PILES
-from simlab.engine.position_set import add, capacity, contains
+from simlab.engine.position_set import add, capacity, contains, forget_added
 
 # Positions a check searches at most, every level's added up: ``STUCK_BUDGET``, and
 # at most a ``STUCK_SHARE``-th of the budget of the search that asks.
@@ -69,6 +69,7 @@ STUCK_BUDGET = 1 << 20
 STUCK_SHARE = 16
 # How many more foundation plays a check asks for (``levels``).
 STUCK_LEVELS = 6
+FIRST_SLOTS = 4096  # a check starts in this many slots of its table and doubles them as it needs
 TARGET_ROW = 52  # a card kept apart is keyed by ``zobrist[TARGET_ROW + card]``; others by ``zobrist[rank]``
 LEVEL_SALT = np.uint64(0xC2B2AE3D27D4EB4F)  # tells the levels' keys apart
 LIVE_SALT = np.uint64(0x27BB2EE687B0B0FD)  # a position found live is kept as its key plus this
@@ -140,6 +141,30 @@ STACK_COLUMNS = 4
 
 @allocation_free
 def stuck(rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys, stack, legal):
+    """``stuck_search``, leaving ``seen`` empty again. Returns (``STUCK_*``,
+    positions searched, the keys ``dead`` holds)."""
+    status, nodes, dead_entries, size = stuck_search(
+        rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys, stack, legal
+    )
+    forget_added(seen[:size], keys, nodes)
+    return status, nodes, dead_entries
+
+
+@allocation_free
+def grow_within(seen, size, keys, nodes):
+    """Move ``keys[:nodes]``, held by the first ``size`` slots of ``seen``, into
+    its first ``2 * size``, and return that size: the table grows in place over
+    zeroed slots, so a small check touches (and pays page faults for) a small
+    part of it."""
+    forget_added(seen[:size], keys, nodes)
+    view = seen[: 2 * size]
+    for index in range(nodes):
+        add(view, keys[index])
+    return 2 * size
+
+
+@allocation_free
+def stuck_search(rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys, stack, legal):
     """Whether a win or ``levels`` more foundation plays are within reach of
     ``state`` (module docstring), searched depth-first in place: ``state`` is a
     copy it may change. It gives up after ``budget`` positions (at most
@@ -150,17 +175,20 @@ def stuck(rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys,
     empty position set of at least ``budget`` entries, whose keys also go
     to ``keys`` in the order added; ``stack`` has room for ``budget + 1``
     depths, ``legal`` for every move.
-    Returns (``STUCK_*``, the keys written to ``keys``, the keys ``dead`` holds).
+    It uses the first slots of ``seen`` only, doubling them as it needs.
+    Returns (``STUCK_*``, the keys written to ``keys``, the keys ``dead`` holds,
+    the slots of ``seen`` used).
     """
     key = rank_hash(rules, state, zobrist, levels)
     if contains(dead, key):
-        return STUCK_YES, 0, dead_entries
+        return STUCK_YES, 0, dead_entries, 0
     if contains(dead, key + LIVE_SALT):
-        return STUCK_NO, 0, dead_entries
+        return STUCK_NO, 0, dead_entries, 0
     if budget < 1:
-        return STUCK_UNKNOWN, 0, dead_entries
+        return STUCK_UNKNOWN, 0, dead_entries, 0
+    view = seen[: min(FIRST_SLOTS, seen.shape[0])]
     keys[0] = key
-    add(seen, key)
+    add(view, key)
     nodes = 1
     depth = 0
     stack[0, TRIED] = 0
@@ -180,16 +208,18 @@ def stuck(rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys,
             kernel.apply_move(rules, state, move)
             next_level = level - 1 if home else level
             if next_level == 0 or kernel.is_won(rules, state):
-                return STUCK_NO, nodes, keep_live(keys, stack, depth, dead, dead_entries)
+                return STUCK_NO, nodes, keep_live(keys, stack, depth, dead, dead_entries), view.shape[0]
             key = rank_hash(rules, state, zobrist, next_level)
             if contains(dead, key + LIVE_SALT):
-                return STUCK_NO, nodes, keep_live(keys, stack, depth, dead, dead_entries)
-            if contains(dead, key) or contains(seen, key):
+                return STUCK_NO, nodes, keep_live(keys, stack, depth, dead, dead_entries), view.shape[0]
+            if contains(dead, key) or contains(view, key):
                 kernel.undo_move(rules, state, move)
                 continue
             if nodes >= budget:
-                return STUCK_UNKNOWN, nodes, dead_entries
-            add(seen, key)
+                return STUCK_UNKNOWN, nodes, dead_entries, view.shape[0]
+            if nodes >= capacity(view) and view.shape[0] < seen.shape[0]:
+                view = seen[: grow_within(seen, view.shape[0], keys, nodes)]
+            add(view, key)
             keys[nodes] = key
             stack[depth, FIRST_KEY] = nodes
             stack[depth, CHOSEN] = move
@@ -209,4 +239,4 @@ def stuck(rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys,
                     # position above it, so none reaches back up: each was searched to the end and is
                     # stuck, whatever this check ends with.
                     dead_entries = keep_dead(keys[stack[depth, FIRST_KEY]:nodes], dead, dead_entries)
-    return STUCK_YES, nodes, keep_dead(keys[:nodes], dead, dead_entries)
+    return STUCK_YES, nodes, keep_dead(keys[:nodes], dead, dead_entries), view.shape[0]
