@@ -18,10 +18,16 @@ MAX_LOAD = 0.75  # past this, probing slows down sharply
 @njit(cache=True)
 def new_position_set(entries, max_bits):
     """An empty set sized for ``entries`` hashes at ``MAX_LOAD``, at most ``2**max_bits`` slots."""
+    return np.zeros(slots_for(entries, max_bits), dtype=np.uint64)
+
+
+@allocation_free
+def slots_for(entries, max_bits):
+    """The slots ``new_position_set(entries, max_bits)`` has."""
     size = np.int64(1024)
     while size < (np.int64(1) << max_bits) and MAX_LOAD * size < entries + 1:
         size *= 2
-    return np.zeros(size, dtype=np.uint64)
+    return size
 
 
 @njit(cache=True)

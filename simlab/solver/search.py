@@ -57,12 +57,12 @@ from simlab.engine.layout import (
     P_IDENTITY,
     STATE_SIZE,
 )
-from simlab.engine.position_set import MAX_LOAD, add, can_grow, capacity, grown, new_position_set
+from simlab.engine.position_set import MAX_LOAD, add, can_grow, capacity, grown, new_position_set, slots_for
 from simlab.solver.autoplay import next_safe_play, safe_foundation, shuffles_ahead
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import next_rank
 from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, PLAN_SNAPSHOTS, PLAN_STUCK
-from simlab.solver.stuck import STACK_COLUMNS, STUCK_NO, STUCK_YES, stuck, stuck_budget
+from simlab.solver.stuck import FIRST_SLOTS, STACK_COLUMNS, STUCK_NO, STUCK_YES, stuck, stuck_budget
 
 STATUS_WON = 0
 STATUS_LOST = 1
@@ -514,11 +514,23 @@ def new_depth_first(rules, plan, state, chance, budget, table_bits):
         snapshots=np.empty((FIRST_SNAPSHOTS, rules[STATE_SIZE]), dtype=state.dtype),
         scratch=np.empty(rules[N_CARDS], dtype=np.int64),
         dead=new_position_set(0, min(DEAD_BITS, table_bits)),
-        stuck_seen=new_position_set(room, table_bits),
+        stuck_seen=new_stuck_table(room, table_bits),
         stuck_keys=np.empty(room, dtype=np.uint64),
         stuck_state=np.empty_like(state),
         stuck_stack=np.empty((room, STACK_COLUMNS), dtype=np.int64),
     )
+
+
+@njit(cache=True)
+def new_stuck_table(entries, table_bits):
+    """The table of a search's stuck checks, for ``entries`` positions: only
+    its first slots are zeroed now, the rest as a check grows into them
+    (``simlab.solver.stuck.grow_within``), so a search that makes small checks
+    never writes the whole of it (zeroing 16 MiB at every solve cost a
+    millisecond-long solve ten times over)."""
+    table = np.empty(slots_for(entries, table_bits), dtype=np.uint64)
+    table[: min(FIRST_SLOTS, table.shape[0])] = 0
+    return table
 
 
 @njit(cache=True)

@@ -141,7 +141,7 @@ STACK_COLUMNS = 4
 
 @allocation_free
 def stuck(rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys, stack, legal):
-    """``stuck_search``, leaving ``seen`` empty again. Returns (``STUCK_*``,
+    """``stuck_search``, leaving ``seen`` empty again where it searched. Returns (``STUCK_*``,
     positions searched, the keys ``dead`` holds)."""
     status, nodes, dead_entries, size = stuck_search(
         rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys, stack, legal
@@ -153,9 +153,10 @@ def stuck(rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys,
 @allocation_free
 def grow_within(seen, size, keys, nodes):
     """Move ``keys[:nodes]``, held by the first ``size`` slots of ``seen``, into
-    its first ``2 * size``, and return that size: the table grows in place over
-    zeroed slots, so a small check touches (and pays page faults for) a small
-    part of it."""
+    its first ``2 * size`` (zeroing the new half first), and return that size:
+    the table grows in place, so a small check touches a small part of it."""
+    for slot in range(size, 2 * size):
+        seen[slot] = 0
     forget_added(seen[:size], keys, nodes)
     view = seen[: 2 * size]
     for index in range(nodes):
@@ -172,7 +173,8 @@ def stuck_search(rules, state, zobrist, levels, budget, dead, dead_entries, seen
 
     ``dead`` holds ``dead_entries`` keys of positions found stuck before (they
     are not searched again), and gets those this check finds; ``seen`` is an
-    empty position set of at least ``budget`` entries, whose keys also go
+    position set of at least ``budget`` entries, empty in its first
+    ``FIRST_SLOTS`` (the rest may hold anything), whose keys also go
     to ``keys`` in the order added; ``stack`` has room for ``budget + 1``
     depths, ``legal`` for every move.
     It uses the first slots of ``seen`` only, doubling them as it needs.
