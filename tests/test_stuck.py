@@ -62,12 +62,12 @@ def plays_within_reach(game, array: np.ndarray, levels: int, limit: int = 30_000
     return False
 
 
-def check(game, array: np.ndarray, levels: int, budget: int = 100_000, dead=None) -> tuple[int, int]:
+def check(game, array: np.ndarray, levels: int, budget: int = 100_000, known=None) -> tuple[int, int]:
     """``stuck`` on a copy of ``array`` with fresh working space: (status, positions)."""
-    dead = new_position_set(0, 22) if dead is None else dead
+    known = new_position_set(0, 22) if known is None else known
     seen = new_position_set(budget + 1, 24)
     status, nodes, _ = stuck(
-        game.rules, array.copy(), plan_for(game).zobrist, levels, budget, dead, 0, seen,
+        game.rules, array.copy(), plan_for(game).zobrist, levels, budget, known, 0, seen,
         np.empty(budget + 1, dtype=np.uint64), np.empty((budget + 1, STACK_COLUMNS), dtype=np.int64),
         np.empty(MAX_BRANCHING, dtype=np.int32),
     )
@@ -110,20 +110,20 @@ def test_a_check_gives_up_at_its_budget():
     assert gave_up >= 1
 
 
-def test_a_position_kept_dead_is_stuck_without_a_search():
+def test_a_position_found_stuck_before_is_stuck_without_a_search():
     game, positions = drawn_positions("beleaguered_castle", seed=7, count=30)
     state = next(s for s in positions if check(game, s.array, 2)[0] == STUCK_YES)
-    dead = new_position_set(0, 22)
-    assert check(game, state.array, 2, dead=dead)[1] >= 1
-    assert check(game, state.array, 2, dead=dead) == (STUCK_YES, 0)
+    known = new_position_set(0, 22)
+    assert check(game, state.array, 2, known=known)[1] >= 1
+    assert check(game, state.array, 2, known=known) == (STUCK_YES, 0)
 
 
 def test_a_position_kept_live_is_not_stuck_without_a_search():
     game, positions = drawn_positions("beleaguered_castle", seed=7, count=30)
     state = next(s for s in positions if check(game, s.array, 2)[0] == STUCK_NO and check(game, s.array, 2)[1] > 1)
     known = new_position_set(0, 22)
-    assert check(game, state.array, 2, dead=known)[1] > 1
-    assert check(game, state.array, 2, dead=known) == (STUCK_NO, 0)
+    assert check(game, state.array, 2, known=known)[1] > 1
+    assert check(game, state.array, 2, known=known) == (STUCK_NO, 0)
 
 
 def test_which_games_check():

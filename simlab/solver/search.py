@@ -431,7 +431,7 @@ AUTOPLAY_RULE = 8  # the search plan's ``PLAN_AUTOPLAY``
 RELAXATION = 9  # the search plan's ``PLAN_RELAXATION``
 STUCK_LEVELS = 10  # the search plan's ``PLAN_STUCK``: how many foundation plays a stuck check asks for
 STUCK_NODES = 11  # positions the stuck checks searched (``simlab.solver.stuck``)
-DEAD_ENTRIES = 12  # keys in ``dead``
+KNOWN_ENTRIES = 12  # keys in ``known``
 BUDGET = 13  # the most positions the search may see, the stuck checks' included
 STUCK_CAP = 14  # the most positions one stuck check may search (``stuck_budget``, within ``TABLE_BITS``)
 N_COUNTERS = 15
@@ -441,7 +441,7 @@ FIRST_TABLE_ENTRIES = 1 << 16
 FIRST_DEPTHS = 1024  # the per-depth arrays start this long and grow
 FIRST_ARENA = 4096  # the arena starts with room for this many moves and grows
 FIRST_SNAPSHOTS = 8  # room for this many snapshots at first (La Belle Lucie's lines need at most 3)
-DEAD_BITS = 22  # the stuck families' keys grow to at most 2**22 slots (32 MiB)
+KNOWN_BITS = 22  # what the stuck checks found grows to at most 2**22 slots (32 MiB)
 
 
 class DepthFirstSearch(NamedTuple):
@@ -472,7 +472,7 @@ class DepthFirstSearch(NamedTuple):
     chance: np.ndarray  # the chance tape redeals shuffle with (``simlab.engine.moves``)
     snapshots: np.ndarray  # a position saved before each move of the line that is not its own inverse
     scratch: np.ndarray  # ``N_CARDS`` int64 for a redeal
-    dead: np.ndarray  # keys of every stuck family found (``simlab.solver.stuck``)
+    known: np.ndarray  # keys of positions the stuck checks found stuck, or live (``simlab.solver.stuck``)
     stuck_seen: np.ndarray  # a stuck check's positions, and its keys in order, its position and its stack
     stuck_keys: np.ndarray
     stuck_state: np.ndarray
@@ -513,7 +513,7 @@ def new_depth_first(rules, plan, state, chance, budget, table_bits):
         chance=chance,
         snapshots=np.empty((FIRST_SNAPSHOTS, rules[STATE_SIZE]), dtype=state.dtype),
         scratch=np.empty(rules[N_CARDS], dtype=np.int64),
-        dead=new_position_set(0, min(DEAD_BITS, table_bits)),
+        known=new_position_set(0, min(KNOWN_BITS, table_bits)),
         stuck_seen=new_stuck_table(room, table_bits),
         stuck_keys=np.empty(room, dtype=np.uint64),
         stuck_state=np.empty_like(state),
@@ -594,9 +594,9 @@ def with_room(search):
     search), or (False, ``search``) when the table is full and may not grow."""
     counters = search.counters
     table = search.table
-    dead = search.dead
-    if not dead_has_room(search):
-        dead = grown(dead)
+    known = search.known
+    if not known_has_room(search):
+        known = grown(known)
     if counters[NODES] >= counters[MAX_ENTRIES]:
         if not can_grow(table, counters[TABLE_BITS]):
             return False, search
@@ -619,7 +619,7 @@ def with_room(search):
         snapshots[: search.snapshots.shape[0]] = search.snapshots
     return True, DepthFirstSearch(
         search.state, table, search.auto_log, counters, arena, first, count, tried, autos_end, chosen, keys,
-        search.pile_hashes, search.card_piles, search.chance, snapshots, search.scratch, dead, search.stuck_seen,
+        search.pile_hashes, search.card_piles, search.chance, snapshots, search.scratch, known, search.stuck_seen,
         search.stuck_keys, search.stuck_state, search.stuck_stack,
     )
 
@@ -637,17 +637,17 @@ def has_room(search, nodes, depth):
         nodes < search.counters[MAX_ENTRIES] and depth + 2 < search.first.shape[0]
         and start + MAX_BRANCHING <= search.arena.shape[0]
         and search.counters[SNAPSHOTS] < search.snapshots.shape[0]
-        and dead_has_room(search)
+        and known_has_room(search)
     )
 
 
 @allocation_free
-def dead_has_room(search):
-    """Whether ``dead`` is at most half full (or may not grow): past that it is
+def known_has_room(search):
+    """Whether ``known`` is at most half full (or may not grow): past that it is
     grown between moves (a check that fills it keeps what fits)."""
-    dead = search.dead
-    return (2 * search.counters[DEAD_ENTRIES] <= capacity(dead)
-            or not can_grow(dead, min(DEAD_BITS, search.counters[TABLE_BITS])))
+    known = search.known
+    return (2 * search.counters[KNOWN_ENTRIES] <= capacity(known)
+            or not can_grow(known, min(KNOWN_BITS, search.counters[TABLE_BITS])))
 
 
 @allocation_free
@@ -813,9 +813,9 @@ def proved_stuck(rules, zobrist, search, work, nodes_so_far):
         # must not depend on where the search was paused
         budget = min(counters[STUCK_CAP], counters[BUDGET] - nodes_so_far - counters[STUCK_NODES])
         moves.copy_state(rules, search.state, search.stuck_state)
-        status, nodes, counters[DEAD_ENTRIES] = stuck(
-            rules, search.stuck_state, zobrist, levels, budget, search.dead, counters[DEAD_ENTRIES], search.stuck_seen,
-            search.stuck_keys, search.stuck_stack, work.legal,
+        status, nodes, counters[KNOWN_ENTRIES] = stuck(
+            rules, search.stuck_state, zobrist, levels, budget, search.known, counters[KNOWN_ENTRIES],
+            search.stuck_seen, search.stuck_keys, search.stuck_stack, work.legal,
         )
         counters[STUCK_NODES] += nodes
         if status != STUCK_NO:

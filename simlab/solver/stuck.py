@@ -33,7 +33,7 @@ first level that is stuck (the position is lost) or gives up. Every position
 a stuck search saw is stuck too, and so is every position it saw below a
 foundation play once it backs up over that play (none of them asks for as
 many plays as any position above, so none reaches back): their keys are kept
-(``dead``), also when the check later gives up, and a later search that meets
+(``known``), also when the check later gives up, and a later search that meets
 one is done with it at once. A check gives up (proving nothing) after
 ``stuck_budget`` positions: ``STUCK_BUDGET``, a sixteenth of the asking
 search's budget if less (a check that cannot finish must not eat a small
@@ -105,34 +105,34 @@ def stuck_budget(search_budget):
 
 
 @allocation_free
-def keep_live(keys, stack, depth, dead, dead_entries):
+def keep_live(keys, stack, depth, known, known_entries):
     """Keep the positions on a check's line down to ``depth`` as live (each
-    reaches what the check asked for along it), salted apart in ``dead``."""
-    room = capacity(dead)
+    reaches what the check asked for along it), salted apart in ``known``."""
+    room = capacity(known)
     for at in range(depth + 1):
-        if dead_entries >= room:
+        if known_entries >= room:
             break
         key = keys[0] if at == 0 else keys[stack[at - 1, FIRST_KEY]]
-        if add(dead, key + LIVE_SALT):
-            dead_entries += 1
-    return dead_entries
+        if add(known, key + LIVE_SALT):
+            known_entries += 1
+    return known_entries
 
 
 @allocation_free
-def keep_dead(keys, dead, dead_entries):
-    """Add ``keys`` (positions found stuck) to ``dead``, which holds
-    ``dead_entries``, while it has room; return how many it holds then."""
-    room = capacity(dead)
+def keep_dead(keys, known, known_entries):
+    """Add ``keys`` (positions found stuck) to ``known``, which holds
+    ``known_entries``, while it has room; return how many it holds then."""
+    room = capacity(known)
     for key in keys:
-        if dead_entries >= room:
+        if known_entries >= room:
             break
-        if add(dead, key):
-            dead_entries += 1
-    return dead_entries
+        if add(known, key):
+            known_entries += 1
+    return known_entries
 
 
-# Columns of a check's stack (``stuck``), one row per depth.
-TRIED = 0  # moves tried there (foundation plays first: see ``stuck``)
+# Columns of a check's stack (``stuck_search``), one row per depth.
+TRIED = 0  # moves tried there (foundation plays first: see ``stuck_search``)
 LEVEL = 1  # foundation plays still asked for there
 FIRST_KEY = 2  # where the keys of positions searched below start
 CHOSEN = 3  # the move made to go deeper
@@ -140,14 +140,14 @@ STACK_COLUMNS = 4
 
 
 @allocation_free
-def stuck(rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys, stack, legal):
+def stuck(rules, state, zobrist, levels, budget, known, known_entries, seen, keys, stack, legal):
     """``stuck_search``, leaving ``seen`` empty again where it searched. Returns (``STUCK_*``,
-    positions searched, the keys ``dead`` holds)."""
-    status, nodes, dead_entries, size = stuck_search(
-        rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys, stack, legal
+    positions searched, the keys ``known`` holds)."""
+    status, nodes, known_entries, size = stuck_search(
+        rules, state, zobrist, levels, budget, known, known_entries, seen, keys, stack, legal
     )
     forget_added(seen[:size], keys, nodes)
-    return status, nodes, dead_entries
+    return status, nodes, known_entries
 
 
 @allocation_free
@@ -165,29 +165,28 @@ def grow_within(seen, size, keys, nodes):
 
 
 @allocation_free
-def stuck_search(rules, state, zobrist, levels, budget, dead, dead_entries, seen, keys, stack, legal):
+def stuck_search(rules, state, zobrist, levels, budget, known, known_entries, seen, keys, stack, legal):
     """Whether a win or ``levels`` more foundation plays are within reach of
     ``state`` (module docstring), searched depth-first in place: ``state`` is a
     copy it may change. It gives up after ``budget`` positions (at most
     ``STUCK_BUDGET``).
 
-    ``dead`` holds ``dead_entries`` keys of positions found stuck before (they
-    are not searched again), and gets those this check finds; ``seen`` is an
-    position set of at least ``budget`` entries, empty in its first
-    ``FIRST_SLOTS`` (the rest may hold anything), whose keys also go
-    to ``keys`` in the order added; ``stack`` has room for ``budget + 1``
-    depths, ``legal`` for every move.
-    It uses the first slots of ``seen`` only, doubling them as it needs.
-    Returns (``STUCK_*``, the keys written to ``keys``, the keys ``dead`` holds,
+    ``known`` holds ``known_entries`` keys of positions found stuck or live
+    before (they are not searched again), and gets those this check finds;
+    ``seen`` is a position set of at least ``budget`` entries, empty in its
+    first ``FIRST_SLOTS`` (the rest may hold anything: the search zeroes them
+    as it grows into them), whose keys also go to ``keys`` in the order added;
+    ``stack`` has room for ``budget + 1`` depths, ``legal`` for every move.
+    Returns (``STUCK_*``, the keys written to ``keys``, the keys ``known`` holds,
     the slots of ``seen`` used).
     """
     key = rank_hash(rules, state, zobrist, levels)
-    if contains(dead, key):
-        return STUCK_YES, 0, dead_entries, 0
-    if contains(dead, key + LIVE_SALT):
-        return STUCK_NO, 0, dead_entries, 0
+    if contains(known, key):
+        return STUCK_YES, 0, known_entries, 0
+    if contains(known, key + LIVE_SALT):
+        return STUCK_NO, 0, known_entries, 0
     if budget < 1:
-        return STUCK_UNKNOWN, 0, dead_entries, 0
+        return STUCK_UNKNOWN, 0, known_entries, 0
     view = seen[: min(FIRST_SLOTS, seen.shape[0])]
     keys[0] = key
     add(view, key)
@@ -210,15 +209,15 @@ def stuck_search(rules, state, zobrist, levels, budget, dead, dead_entries, seen
             kernel.apply_move(rules, state, move)
             next_level = level - 1 if home else level
             if next_level == 0 or kernel.is_won(rules, state):
-                return STUCK_NO, nodes, keep_live(keys, stack, depth, dead, dead_entries), view.shape[0]
+                return STUCK_NO, nodes, keep_live(keys, stack, depth, known, known_entries), view.shape[0]
             key = rank_hash(rules, state, zobrist, next_level)
-            if contains(dead, key + LIVE_SALT):
-                return STUCK_NO, nodes, keep_live(keys, stack, depth, dead, dead_entries), view.shape[0]
-            if contains(dead, key) or contains(view, key):
+            if contains(known, key + LIVE_SALT):
+                return STUCK_NO, nodes, keep_live(keys, stack, depth, known, known_entries), view.shape[0]
+            if contains(known, key) or contains(view, key):
                 kernel.undo_move(rules, state, move)
                 continue
             if nodes >= budget:
-                return STUCK_UNKNOWN, nodes, dead_entries, view.shape[0]
+                return STUCK_UNKNOWN, nodes, known_entries, view.shape[0]
             if nodes >= capacity(view) and view.shape[0] < seen.shape[0]:
                 view = seen[: grow_within(seen, view.shape[0], keys, nodes)]
             add(view, key)
@@ -240,5 +239,5 @@ def stuck_search(rules, state, zobrist, levels, budget, dead, dead_entries, seen
                     # Every position searched below a foundation play asks for fewer plays than any
                     # position above it, so none reaches back up: each was searched to the end and is
                     # stuck, whatever this check ends with.
-                    dead_entries = keep_dead(keys[stack[depth, FIRST_KEY]:nodes], dead, dead_entries)
-    return STUCK_YES, nodes, keep_dead(keys[:nodes], dead, dead_entries), view.shape[0]
+                    known_entries = keep_dead(keys[stack[depth, FIRST_KEY]:nodes], known, known_entries)
+    return STUCK_YES, nodes, keep_dead(keys[:nodes], known, known_entries), view.shape[0]
