@@ -434,7 +434,8 @@ STUCK_NODES = 11  # positions the stuck checks searched (``simlab.solver.stuck``
 KNOWN_ENTRIES = 12  # keys in ``known``
 BUDGET = 13  # the most positions the search may see, the stuck checks' included
 STUCK_CAP = 14  # the most positions one stuck check may search (``stuck_budget``, within ``TABLE_BITS``)
-N_COUNTERS = 15
+START_UNCHECKED = 15  # 1 until the stuck check of the start has been made (at the first step)
+N_COUNTERS = 16
 # A search starts with a table for this many positions (2**17 slots of 8 bytes,
 # 1 MiB, fewer for a smaller budget or table_bits) and grows it as it needs.
 FIRST_TABLE_ENTRIES = 1 << 16
@@ -549,12 +550,13 @@ def begin_depth_first(rules, plan, state, chance, zobrist, budget, table_bits, o
     search.keys[0] = start_tracking(rules, state, zobrist, search.pile_hashes, search.card_piles)
     add(search.table, search.keys[0])
     counters[NODES] = 1
-    work = new_workspace(rules)
-    if (not kernel.is_won(rules, state) and not provably_lost(rules, state, plan[PLAN_RELAXATION])
-            and not proved_stuck(rules, zobrist, search, work, 1)):
+    if not kernel.is_won(rules, state) and not provably_lost(rules, state, plan[PLAN_RELAXATION]):
         search.count[0] = ordered_moves(
-            rules, state, -1, work, search.arena, 0, order, seed, search.keys[0], search.card_piles
+            rules, state, -1, new_workspace(rules), search.arena, 0, order, seed, search.keys[0], search.card_piles
         )
+        # the start's stuck check waits for the first step: a search begun but never run (another
+        # search of the portfolio decided first) then costs nothing
+        counters[START_UNCHECKED] = 1
     return search
 
 
@@ -663,6 +665,10 @@ def depth_first_steps(rules, zobrist, order, seed, node_limit, search, work):
     counts are kept in the search's arrays between calls.
     """
     counters, state = search.counters, search.state
+    if counters[START_UNCHECKED] == 1:
+        counters[START_UNCHECKED] = 0
+        if proved_stuck(rules, zobrist, search, work, counters[NODES]):
+            search.count[0] = 0
     autoplay = counters[AUTOPLAY_RULE]
     nodes = counters[NODES]
     depth = counters[DEPTH]
