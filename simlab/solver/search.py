@@ -19,8 +19,9 @@ Pruning (each keeps the search complete; arguments in ``ordered_moves``):
 3. the card moved last is not moved again straight away, unless automatic
    plays followed its move (it could have gone to its new place directly);
 4. a position that ``simlab.solver.deadlock`` proves lost is counted but not
-   expanded, and so is one whose foundations ``simlab.solver.stuck`` proves
-   can never change again (asked where they have just changed);
+   expanded, and so is one from which ``simlab.solver.stuck`` proves that
+   neither a win nor a few more foundation plays are within reach (asked
+   where the foundations have just changed);
 5. where rows build down in suit, a foundation's card is not tried back on a
    row unless a redeal is ahead (``foundation_card_may_return``).
 
@@ -829,10 +830,16 @@ def proved_stuck(rules, zobrist, search, work, nodes_so_far):
     return False
 
 
+@allocation_free
+def searched(counters):
+    """Distinct positions a search has seen, from its counters: its own and
+    its stuck checks'."""
+    return counters[NODES] + counters[STUCK_NODES]
+
+
 def positions_searched(search: DepthFirstSearch) -> int:
-    """How many distinct positions a search from ``begin_depth_first`` has
-    seen, the stuck checks' included."""
-    return int(search.counters[NODES] + search.counters[STUCK_NODES])
+    """How many distinct positions a search from ``begin_depth_first`` has seen (``searched``)."""
+    return int(searched(search.counters))
 
 
 @njit(cache=True)
@@ -849,7 +856,7 @@ def depth_first_search(rules, plan, state, chance, zobrist, budget, table_bits, 
     """
     search = begin_depth_first(rules, plan, state, chance, zobrist, budget, table_bits, order, seed)
     status, line, search = resume_depth_first(rules, zobrist, order, seed, search, budget)
-    return status, search.counters[NODES] + search.counters[STUCK_NODES], line
+    return status, searched(search.counters), line
 
 
 @njit(cache=True)

@@ -26,8 +26,9 @@ merges are stuck together or not at all. On deal 77's stuck 9 cards home that
 is 792 positions instead of 445,824.
 
 The depth-first searches ask at the start and wherever the foundations have
-just changed (elsewhere they did not change since the last check, whose
-positions, rearrangements included, were searched then). A check asks for 1
+just changed (a position reached without a foundation play is a rearrangement
+of one checked before: were that one stuck, it was pruned; asking again at
+every rearrangement would cost a check a position). A check asks for 1
 play, then 2, up to ``SearchPlan.stuck`` (``STUCK_LEVELS``), and stops at the
 first level that is stuck (the position is lost) or gives up. Every position
 a stuck search saw is stuck too, and so is every position it saw below a
@@ -105,29 +106,30 @@ def stuck_budget(search_budget):
 
 
 @allocation_free
+def remember(known, known_entries, key):
+    """Add ``key`` to ``known``, which holds ``known_entries``, if it has room
+    (past that a check keeps less, and proves the same); return how many it
+    holds then."""
+    if known_entries < capacity(known) and add(known, key):
+        known_entries += 1
+    return known_entries
+
+
+@allocation_free
 def keep_live(keys, stack, depth, known, known_entries):
     """Keep the positions on a check's line down to ``depth`` as live (each
     reaches what the check asked for along it), salted apart in ``known``."""
-    room = capacity(known)
-    for at in range(depth + 1):
-        if known_entries >= room:
-            break
-        key = keys[0] if at == 0 else keys[stack[at - 1, FIRST_KEY]]
-        if add(known, key + LIVE_SALT):
-            known_entries += 1
+    known_entries = remember(known, known_entries, keys[0] + LIVE_SALT)
+    for at in range(depth):
+        known_entries = remember(known, known_entries, keys[stack[at, FIRST_KEY]] + LIVE_SALT)
     return known_entries
 
 
 @allocation_free
 def keep_dead(keys, known, known_entries):
-    """Add ``keys`` (positions found stuck) to ``known``, which holds
-    ``known_entries``, while it has room; return how many it holds then."""
-    room = capacity(known)
+    """Keep ``keys`` (positions found stuck) in ``known``; return how many keys it holds then."""
     for key in keys:
-        if known_entries >= room:
-            break
-        if add(known, key):
-            known_entries += 1
+        known_entries = remember(known, known_entries, key)
     return known_entries
 
 
