@@ -29,6 +29,7 @@ from simlab.solver.portfolio import long_and_restarts
 from simlab.solver.search import MAX_BRANCHING, STATUS_LOST
 from simlab.solver.stuck import (
     STACK_COLUMNS,
+    STACK_DTYPE,
     STUCK_LEVELS,
     STUCK_NO,
     STUCK_UNKNOWN,
@@ -68,7 +69,7 @@ def check(game, array: np.ndarray, levels: int, budget: int = 100_000, known=Non
     seen = new_position_set(budget + 1, 24)
     status, nodes, _ = stuck(
         game.rules, array.copy(), plan_for(game).zobrist, levels, budget, known, 0, seen,
-        np.empty(budget + 1, dtype=np.uint64), np.empty((budget + 1, STACK_COLUMNS), dtype=np.int64),
+        np.empty(budget + 1, dtype=np.uint64), np.empty((budget + 1, STACK_COLUMNS), dtype=STACK_DTYPE),
         np.empty(MAX_BRANCHING, dtype=np.int32),
     )
     return status, nodes

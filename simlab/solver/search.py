@@ -63,7 +63,7 @@ from simlab.solver.autoplay import next_safe_play, safe_foundation, shuffles_ahe
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import next_rank
 from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, PLAN_SNAPSHOTS, PLAN_STUCK
-from simlab.solver.stuck import FIRST_SLOTS, STACK_COLUMNS, STUCK_NO, STUCK_YES, stuck, stuck_budget
+from simlab.solver.stuck import FIRST_SLOTS, STACK_COLUMNS, STACK_DTYPE, STUCK_NO, STUCK_YES, stuck, stuck_budget
 
 STATUS_WON = 0
 STATUS_LOST = 1
@@ -454,8 +454,15 @@ class DepthFirstSearch(NamedTuple):
     The line being searched goes from depth 0 (the start, after its automatic
     plays) to ``counters[DEPTH]``: depth ``d`` has the moves
     ``arena[first[d]:first[d] + count[d]]``, of which ``tried[d]`` were tried,
-    and went deeper with ``chosen[d]``, whose automatic plays end at
-    ``auto_log[autos_end[d]]``.
+    and went deeper with the last move tried (``chosen``), whose automatic
+    plays end at ``auto_log[autos_end[d]]``.
+
+    A line can run millions of positions deep (Streets and Alleys deal 186
+    reached 2.7 million at 14 million positions), so a depth costs as few bytes
+    as it can: ``first`` int32 (the arena never nears 2**31 moves: its table
+    would not fit in memory first), ``count``, ``tried`` and ``autos_end``
+    int16 (at most ``MAX_BRANCHING`` moves and ``N_CARDS + 1`` automatic plays),
+    and no array of moves chosen.
     """
 
     state: np.ndarray  # the position at the current depth (the search's own, changed in place)
@@ -465,9 +472,8 @@ class DepthFirstSearch(NamedTuple):
     arena: np.ndarray  # every depth's moves, one depth after the other
     first: np.ndarray  # per depth: where its moves start in the arena
     count: np.ndarray  # per depth: how many moves
-    tried: np.ndarray  # per depth: how many already tried
+    tried: np.ndarray  # per depth: how many already tried (the last of them led deeper)
     autos_end: np.ndarray  # per depth: auto_log length after its chosen move
-    chosen: np.ndarray  # per depth: the move taken to go deeper
     keys: np.ndarray  # per depth: the hash of the position there
     pile_hashes: np.ndarray  # tracked facts of ``state`` (``simlab.engine.incremental``)
     card_piles: np.ndarray
@@ -504,11 +510,10 @@ def new_depth_first(rules, plan, state, chance, budget, table_bits):
         auto_log=np.empty(rules[N_CARDS] + 1, dtype=np.int32),  # at most every card goes home once
         counters=counters,
         arena=np.empty(FIRST_ARENA, dtype=np.int32),
-        first=np.zeros(FIRST_DEPTHS, dtype=np.int64),
-        count=np.zeros(FIRST_DEPTHS, dtype=np.int64),
-        tried=np.zeros(FIRST_DEPTHS, dtype=np.int64),
-        autos_end=np.empty(FIRST_DEPTHS, dtype=np.int64),
-        chosen=np.empty(FIRST_DEPTHS, dtype=np.int32),
+        first=np.zeros(FIRST_DEPTHS, dtype=np.int32),
+        count=np.zeros(FIRST_DEPTHS, dtype=np.int16),
+        tried=np.zeros(FIRST_DEPTHS, dtype=np.int16),
+        autos_end=np.empty(FIRST_DEPTHS, dtype=np.int16),
         keys=np.empty(FIRST_DEPTHS, dtype=np.uint64),
         pile_hashes=np.empty(rules[N_PILES], dtype=np.uint64),
         card_piles=np.empty(rules[N_CARDS], dtype=np.int64),
@@ -519,7 +524,7 @@ def new_depth_first(rules, plan, state, chance, budget, table_bits):
         stuck_seen=new_stuck_table(room, table_bits),
         stuck_keys=np.empty(room, dtype=np.uint64),
         stuck_state=np.empty_like(state),
-        stuck_stack=np.empty((room, STACK_COLUMNS), dtype=np.int64),
+        stuck_stack=np.empty((room, STACK_COLUMNS), dtype=STACK_DTYPE),
     )
 
 
@@ -607,13 +612,12 @@ def with_room(search):
         counters[MAX_ENTRIES] = capacity(table)
     depth = counters[DEPTH]
     first, count, tried = search.first, search.count, search.tried
-    autos_end, chosen, keys = search.autos_end, search.chosen, search.keys
+    autos_end, keys = search.autos_end, search.keys
     if depth + 2 >= first.shape[0]:
         first = grow(first, depth + 2)
         count = grow(count, depth + 2)
         tried = grow(tried, depth + 2)
         autos_end = grow(autos_end, depth + 2)
-        chosen = grow(chosen, depth + 2)
         keys = grow(keys, depth + 2)
     arena = grow(search.arena, first[depth] + count[depth] + MAX_BRANCHING)
     snapshots = search.snapshots
@@ -621,7 +625,7 @@ def with_room(search):
         snapshots = np.empty((2 * snapshots.shape[0], snapshots.shape[1]), dtype=snapshots.dtype)
         snapshots[: search.snapshots.shape[0]] = search.snapshots
     return True, DepthFirstSearch(
-        search.state, table, search.auto_log, counters, arena, first, count, tried, autos_end, chosen, keys,
+        search.state, table, search.auto_log, counters, arena, first, count, tried, autos_end, keys,
         search.pile_hashes, search.card_piles, search.chance, snapshots, search.scratch, known, search.stuck_seen,
         search.stuck_keys, search.stuck_state, search.stuck_stack,
     )
@@ -661,7 +665,7 @@ def depth_first_steps(rules, zobrist, order, seed, node_limit, search, work):
     It creates no array (``simlab.engine.compiled``), so it returns
     ``STATUS_NEEDS_ROOM`` before a move that could overrun the table, the
     per-depth arrays or the arena, and the caller grows them and calls again.
-    Otherwise returns a ``STATUS_*``; on a win ``chosen`` and ``autos_end`` hold
+    Otherwise returns a ``STATUS_*``; on a win ``chosen`` and ``autos_end`` give
     the line down to ``counters[DEPTH]``. The position, the depth and the
     counts are kept in the search's arrays between calls.
     """
@@ -710,7 +714,6 @@ def depth_first_steps(rules, zobrist, order, seed, node_limit, search, work):
             if outcome == MOVE_SEEN:
                 continue
         nodes += 1
-        search.chosen[depth] = move
         search.autos_end[depth] = new_length
         if outcome == MOVE_WINS:
             status = STATUS_WON
@@ -735,17 +738,22 @@ def back_up(rules, zobrist, search, depth, log_length):
     if depth < 0:
         return depth, log_length
     log_length = search.autos_end[depth - 1] if depth > 0 else search.counters[ROOT_AUTOS]
-    if takes_snapshot(search, search.chosen[depth]):
+    move = chosen(search, depth)
+    if takes_snapshot(search, move):
         restore_snapshot(rules, zobrist, search)  # the move and its automatic plays at once
         return depth, log_length
     undo_moves_tracked(
         rules, search.state, search.auto_log, log_length, search.autos_end[depth], zobrist, search.pile_hashes,
         search.card_piles,
     )
-    undo_move_tracked(
-        rules, search.state, search.chosen[depth], zobrist, search.pile_hashes, search.card_piles, np.uint64(0)
-    )
+    undo_move_tracked(rules, search.state, move, zobrist, search.pile_hashes, search.card_piles, np.uint64(0))
     return depth, log_length
+
+
+@allocation_free
+def chosen(search, depth):
+    """The move the line took from ``depth`` to go deeper: the last one tried there."""
+    return search.arena[search.first[depth] + search.tried[depth] - 1]
 
 
 @allocation_free
@@ -865,7 +873,7 @@ def winning_line(search):
     plays at the start, then each chosen move and its automatic plays."""
     depth = search.counters[DEPTH]
     root_autos = search.counters[ROOT_AUTOS]
-    chosen, autos_end, auto_log = search.chosen, search.autos_end, search.auto_log
+    autos_end, auto_log = search.autos_end, search.auto_log
     total = autos_end[depth] + depth + 1
     line = np.empty(total, dtype=np.int32)
     written = 0
@@ -874,7 +882,7 @@ def winning_line(search):
         written += 1
     previous_end = root_autos
     for d in range(depth + 1):
-        line[written] = chosen[d]
+        line[written] = chosen(search, d)
         written += 1
         for k in range(previous_end, autos_end[d]):
             line[written] = auto_log[k]

@@ -139,6 +139,7 @@ LEVEL = 1  # foundation plays still asked for there
 FIRST_KEY = 2  # where the keys of positions searched below start
 CHOSEN = 3  # the move made to go deeper
 STACK_COLUMNS = 4
+STACK_DTYPE = np.int32  # a check's line can run as deep as its budget: 16 bytes a depth
 
 
 @allocation_free
