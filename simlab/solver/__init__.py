@@ -15,6 +15,7 @@ import time
 from simlab.compiling import compile_clock
 from simlab.engine.game import Game, State
 from simlab.errors import SimlabError
+from simlab.solver.heap import return_large_blocks
 from simlab.solver.plan import SearchPlan, plan_for
 from simlab.solver.portfolio import portfolio_verdict
 from simlab.solver.replay import codes_replay_to_win
@@ -29,6 +30,10 @@ DEFAULT_BUDGET = 32_000_000
 # 32M slots of 8 bytes (256 MiB): the long depth-first search sees half the
 # budget, 16M positions, within the table's 75% load.
 DEFAULT_TABLE_BITS = 25
+
+
+# once per process, before any search: freed tables go back to the system (simlab.solver.heap)
+return_large_blocks()
 
 
 class SolverError(SimlabError):
