@@ -32,8 +32,8 @@ Knobs (environment variables, no command line):
 
 Timing: our solver runs in this process, timed with ``time.process_time``
 (warm-up solves first, up to a won deal, so compiling or loading the kernels is not timed);
-fc-solve's CPU is the ``RUSAGE_CHILDREN`` user+system delta around each run, and
-Solvitaire's the user+system time ``os.wait4`` gives for its child.
+fc-solve's and Solvitaire's CPU is the user+system time ``os.wait4`` gives for
+each run's child (``benchmarks.solvitaire.run_timed``).
 Peak memory is ``ru_maxrss`` of this process (and of the largest fc-solve run); the
 kernels are compiled in a child process first (``compile_in_child``), so it is the
 searches' peak, not the compiler's.
@@ -43,19 +43,19 @@ Every deal is written to ``results/bench/solver-<time>.csv`` (a new file per run
 from __future__ import annotations
 
 import csv
+import multiprocessing
 import os
 import re
 import resource
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.solvitaire import DEFAULT_TIMEOUT_MS, PRESETS, WallCap, binary, run_solvitaire
+from benchmarks.solvitaire import DEFAULT_TIMEOUT_MS, PRESETS, WallCap, binary, run_solvitaire, run_timed
 from simlab import make_game
 from simlab.boards import fcs_board, solvitaire_deal
 from simlab.engine.game import Game, State
@@ -102,27 +102,13 @@ class FcsResult:
     output: str
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def run_fcsolve(board: str, extra: list[str] | None = None) -> FcsResult:
-    """Run fc-solve on ``board`` text; its CPU from the RUSAGE_CHILDREN delta."""
+    """Run fc-solve on ``board`` text; its own CPU and peak memory (``os.wait4``)."""
     with tempfile.NamedTemporaryFile("w", suffix=".board", delete=False) as handle:
         handle.write(board + "\n")
         path = handle.name
     try:
-        before = _children_cpu()
-        try:
-            proc = subprocess.run(
-                [FCSOLVE, *FCSOLVE_ARGS, *(extra or []), path],
-                capture_output=True, text=True, timeout=FCSOLVE_TIMEOUT,
-            )
-            output = proc.stdout + proc.stderr
-        except subprocess.TimeoutExpired:
-            output = "timeout"
-        seconds = _children_cpu() - before
+        output, usage = run_timed([FCSOLVE, *FCSOLVE_ARGS, *(extra or []), path], FCSOLVE_TIMEOUT)
     finally:
         os.unlink(path)
     if "This game is solveable." in output:
@@ -134,8 +120,8 @@ def run_fcsolve(board: str, extra: list[str] | None = None) -> FcsResult:
     else:
         verdict = "error"
     found = re.search(r"Total number of states checked is (\d+)", output)
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return FcsResult(verdict, int(found.group(1)) if found else -1, seconds, rss, output)
+    seconds = usage.ru_utime + usage.ru_stime
+    return FcsResult(verdict, int(found.group(1)) if found else -1, seconds, usage.ru_maxrss, output)
 
 
 _STACK_MOVE = re.compile(r"Move (\d+) cards? from stack (\d+) to stack (\d+)")
@@ -235,21 +221,25 @@ def _add_solvitaire(row: dict, game: Game, state: State, result: SolveResult, pr
               f"Solvitaire {sol.outcome}. {note}", flush=True)
 
 
+def warm_up_games(games: list[str]) -> None:
+    """``warm_up`` each of ``games`` (run in a child process by ``compile_in_child``)."""
+    for name in games:
+        warm_up(make_game(name))
+
+
 def compile_in_child(games: list[str]) -> None:
     """Warm up ``games`` in a child process first, so this process loads the
     compiled kernels from numba's cache: compiling here would leave about 340 MiB
     more resident before the first deal, which its peak memory would count."""
-    root = Path(__file__).resolve().parent.parent
-    path = os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))
-    code = ("import sys\nfrom simlab import make_game\nfrom benchmarks.solver import warm_up\n"
-            "for name in sys.argv[1:]:\n    warm_up(make_game(name))\n")
-    subprocess.run([sys.executable, "-c", code, *games], cwd=root, env=dict(os.environ, PYTHONPATH=path), check=True)
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as child:
+        child.submit(warm_up_games, games).result()
 
 
 def bench_game(name: str, use_fcs: bool, writer, solvitaire: str | None = None) -> dict:
     game = make_game(name)
     warm_up(game)
     rows = []
+    fcs_peak_kb = 0
     cap = WallCap(SOLVITAIRE_TIMEOUT_MS, SOLVITAIRE_STRETCH)
     for deal in DEALS:
         state = game.initial_state(deal)
@@ -266,6 +256,7 @@ def bench_game(name: str, use_fcs: bool, writer, solvitaire: str | None = None) 
         if use_fcs:
             fcs = run_fcsolve(fcs_board(game, state))
             row.update(fcs_verdict=fcs.verdict, fcs_states=fcs.states, fcs_cpu_s=round(fcs.seconds, 6))
+            fcs_peak_kb = max(fcs_peak_kb, fcs.maxrss_kb)
             if {result.verdict, fcs.verdict} == {"won", "lost"}:
                 note = "CONTRADICTION"
                 if fcs.verdict == "won":
@@ -279,7 +270,8 @@ def bench_game(name: str, use_fcs: bool, writer, solvitaire: str | None = None) 
             _add_solvitaire(row, game, state, result, solvitaire, cap)
         writer.writerow(row)
         rows.append(row)
-    return {"game": name, "rows": rows, "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+    return {"game": name, "rows": rows, "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            "fcs_maxrss_kb": fcs_peak_kb}
 
 
 def resolved_within(verdicts: list[str], cpu: list[float], caps: tuple[float, ...] = CPU_CAPS) -> list[int]:
@@ -416,14 +408,16 @@ def run() -> None:
     with open(path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
+        fcs_peak_kb = 0
         for name in GAMES:
             with_fcs = use_fcs and name in FCSOLVE_GAMES
             with_sol = solvitaire if name in SOLVITAIRE_GAMES else None
-            _summary(bench_game(name, with_fcs, writer, with_sol), with_fcs, with_sol is not None)
+            summary = bench_game(name, with_fcs, writer, with_sol)
+            _summary(summary, with_fcs, with_sol is not None)
+            fcs_peak_kb = max(fcs_peak_kb, summary.get("fcs_maxrss_kb", 0))
             handle.flush()
     if use_fcs and FCSOLVE_GAMES.intersection(GAMES):
-        peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        print(f"   fc-solve peak RSS (largest run) {peak_mib:.0f} MiB")
+        print(f"   fc-solve peak RSS (largest run) {fcs_peak_kb / 1024:.0f} MiB")
     if solvitaire:
         print(f"   Solvitaire: {solvitaire}")
     print(f"per-deal results: {path}")

@@ -40,7 +40,7 @@ OUTCOMES = {
     "timed-out": "unknown",
     "memory-limit-reached": "unknown",
     "terminated": "unknown",
-    "cpu-limit": "unknown",  # stopped by the bench's CPU backstop (``_run_timed``), not by Solvitaire
+    "cpu-limit": "unknown",  # stopped by the bench's CPU backstop (``run_timed``), not by Solvitaire
 }
 DEFAULT_TIMEOUT_MS = 10_000
 GRACE_S = 60.0  # wall time past the cap before the child is killed (a loaded machine)
@@ -110,7 +110,7 @@ def _cpu_backstop(cpu_s: int) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
 
 
-def _run_timed(command: list[str], limit_s: float, cpu_limit_s: int | None = None
+def run_timed(command: list[str], limit_s: float, cpu_limit_s: int | None = None
                ) -> tuple[str, resource.struct_rusage]:
     """The output of ``command`` and the child's own resource usage (``os.wait4``,
     which ``subprocess.run`` would not give); killed after ``limit_s`` wall seconds,
@@ -147,7 +147,7 @@ def run_solvitaire(program: str, game_name: str, deal: dict, timeout_ms: int = D
                "--timeout", str(timeout_ms), path]
     start = time.monotonic()
     try:
-        output, usage = _run_timed(command, 1.1 * timeout_ms / 1000 + GRACE_S, cpu_limit_s)
+        output, usage = run_timed(command, 1.1 * timeout_ms / 1000 + GRACE_S, cpu_limit_s)
     finally:
         os.unlink(path)
     wall = time.monotonic() - start

@@ -8,7 +8,7 @@ come from the heap, and a freed block there stays resident until ``malloc``
 reuses it. The portfolio's restarts free tables and per-depth arrays of every
 size from a few MiB up while the long search holds its own, so the heap fills
 with freed blocks: measured on Streets and Alleys deal 186 at the default
-budget, a fresh process peaked at 719 MiB, 644 MiB with the threshold fixed at
+budget, a fresh process peaked at 719 MiB, 646 MiB with the threshold fixed at
 ``LARGE_BLOCK`` (no change in CPU within noise, the same positions). A worker of
 a parallel run also keeps less after each deal, so its memory cap
 (``execution.worker_memory``) measures what it uses.
