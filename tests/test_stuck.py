@@ -21,7 +21,7 @@ from test_deadlock import CASTLE_GAMES, drawn_positions
 
 from simlab import make_game
 from simlab.engine import kernel
-from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE
+from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.position_set import new_position_set
 from simlab.solver import plan_for, solve
 from simlab.solver.plan import PLAN_STUCK
@@ -70,7 +70,8 @@ def check(game, array: np.ndarray, levels: int, budget: int = 100_000, known=Non
     status, nodes, _ = stuck(
         game.rules, array.copy(), plan_for(game).zobrist, levels, budget, known, 0, seen,
         np.empty(budget + 1, dtype=np.uint64), np.empty((budget + 1, STACK_COLUMNS), dtype=STACK_DTYPE),
-        np.empty(MAX_BRANCHING, dtype=np.int32),
+        np.empty(MAX_BRANCHING, dtype=np.int32), np.empty(int(game.rules[N_PILES]), dtype=np.uint64),
+        np.empty(int(game.rules[N_CARDS]), dtype=np.int64),
     )
     return status, nodes
 

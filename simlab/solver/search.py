@@ -485,6 +485,8 @@ class DepthFirstSearch(NamedTuple):
     stuck_keys: np.ndarray
     stuck_state: np.ndarray
     stuck_stack: np.ndarray
+    stuck_values: np.ndarray  # a check's hash per pile and place per card (``simlab.solver.stuck.rank_values``)
+    stuck_places: np.ndarray
 
 
 @njit(cache=True)
@@ -525,6 +527,8 @@ def new_depth_first(rules, plan, state, chance, budget, table_bits):
         stuck_keys=np.empty(room, dtype=np.uint64),
         stuck_state=np.empty_like(state),
         stuck_stack=np.empty((room, STACK_COLUMNS), dtype=STACK_DTYPE),
+        stuck_values=np.empty(rules[N_PILES], dtype=np.uint64),
+        stuck_places=np.empty(rules[N_CARDS], dtype=np.int64),
     )
 
 
@@ -627,7 +631,8 @@ def with_room(search):
     return True, DepthFirstSearch(
         search.state, table, search.auto_log, counters, arena, first, count, tried, autos_end, keys,
         search.pile_hashes, search.card_piles, search.chance, snapshots, search.scratch, known, search.stuck_seen,
-        search.stuck_keys, search.stuck_state, search.stuck_stack,
+        search.stuck_keys, search.stuck_state, search.stuck_stack, search.stuck_values,
+        search.stuck_places,
     )
 
 
@@ -830,7 +835,8 @@ def proved_stuck(rules, zobrist, search, work, nodes_so_far):
         moves.copy_state(rules, search.state, search.stuck_state)
         status, nodes, counters[KNOWN_ENTRIES] = stuck(
             rules, search.stuck_state, zobrist, levels, budget, search.known, counters[KNOWN_ENTRIES],
-            search.stuck_seen, search.stuck_keys, search.stuck_stack, work.legal,
+            search.stuck_seen, search.stuck_keys, search.stuck_stack, work.legal, search.stuck_values,
+            search.stuck_places,
         )
         counters[STUCK_NODES] += nodes
         if status != STUCK_NO:

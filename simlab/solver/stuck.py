@@ -60,8 +60,8 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine import kernel
-from simlab.engine.compiled import allocation_free
-from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, N_PILES
+from simlab.engine.compiled import allocation_free, allocation_free_inlined
+from simlab.engine.layout import CAPACITY, FIRST_FOUNDATION, MOVE_BASE, N_CARDS, N_PILES
 from simlab.engine.position_set import add, capacity, contains, forget_added
 
 # Positions a check searches at most, every level's added up: ``STUCK_BUDGET``, and
@@ -81,22 +81,133 @@ STUCK_YES = 1  # neither is: the position is lost
 STUCK_UNKNOWN = 2  # the check gave up
 
 
+@allocation_free_inlined
+def row_of(card, ahead, level):
+    """The row of the keys that stands for ``card``, ``ahead`` ranks above its
+    suit's foundation, in a check asking for ``level`` plays: its own
+    (``TARGET_ROW + card``) if it is among the next ``level`` cards that
+    foundation takes, else its rank's."""
+    return TARGET_ROW + card if 0 <= ahead < level else card % 13
+
+
+@allocation_free_inlined
+def rank_row(rules, state, card, level):
+    """``row_of`` ``card`` in ``state``."""
+    return row_of(card, card % 13 - kernel.height(rules, state, rules[FIRST_FOUNDATION] + card // 13), level)
+
+
 @allocation_free
 def rank_hash(rules, state, zobrist, level):
     """``kernel.position_hash`` with every card keyed by its rank but the next
     ``level`` cards of each suit's foundation, and salted by ``level``."""
     total = kernel.base_term(rules, state) + LEVEL_SALT * np.uint64(level)
-    first_foundation = rules[FIRST_FOUNDATION]
+    for pile in range(rules[N_PILES]):
+        value = np.uint64(0x9E3779B97F4A7C15)
+        for index in range(kernel.height(rules, state, pile)):
+            value ^= zobrist[rank_row(rules, state, kernel.card_at(rules, state, pile, index), level), index]
+        total += kernel.pile_term(rules, pile, value)
+    return total
+
+
+# A check follows its position's hash move by move (``moved_rank_hash``), as the
+# depth-first search follows ``kernel.position_hash``: recomputing it for every
+# move tried cost most of a check's time (measured on Streets and Alleys deal 747).
+# It keeps each pile's hash (``values``) and where each card lies (``places``: its
+# slot in the position, ``pile * rules[CAPACITY] + index``).
+
+
+@allocation_free
+def rank_values(rules, state, zobrist, level, values, places):
+    """``rank_hash``, filling ``values`` and ``places`` for the moves that follow."""
+    capacity = rules[CAPACITY]
     for pile in range(rules[N_PILES]):
         value = np.uint64(0x9E3779B97F4A7C15)
         for index in range(kernel.height(rules, state, pile)):
             card = kernel.card_at(rules, state, pile, index)
-            rank = card % 13
-            ahead = rank - kernel.height(rules, state, first_foundation + card // 13)
-            row = TARGET_ROW + card if 0 <= ahead < level else rank
-            value ^= zobrist[row, index]
-        total += kernel.pile_term(rules, pile, value)
+            places[card] = pile * capacity + index
+            value ^= zobrist[rank_row(rules, state, card, level), index]
+        values[pile] = value
+    return values_hash(rules, state, level, values)
+
+
+@allocation_free_inlined
+def values_hash(rules, state, level, values):
+    """``rank_hash`` of ``state`` from its piles' hashes ``values``."""
+    total = kernel.base_term(rules, state) + LEVEL_SALT * np.uint64(level)
+    for pile in range(rules[N_PILES]):
+        total += kernel.pile_term(rules, pile, values[pile])
     return total
+
+
+@allocation_free_inlined
+def moved_keys(rules, state, move, zobrist, level):
+    """The keys a card move that sends nothing home takes out of its source's
+    hash and puts into its destination's (``state`` is the position before the
+    move, or after its undo: the same keys)."""
+    source = (move // MOVE_BASE) % MOVE_BASE
+    destination = move % MOVE_BASE
+    source_height = kernel.height(rules, state, source)
+    row = rank_row(rules, state, kernel.card_at(rules, state, source, source_height - 1), level)
+    return source, destination, zobrist[row, source_height - 1], zobrist[row, kernel.height(rules, state, destination)]
+
+
+@allocation_free_inlined
+def moved_rank_hash(rules, state, move, zobrist, level, values, key):
+    """``rank_hash`` of the position after a card move that sends nothing home,
+    from the position's hash ``key`` and its piles' ``values``, without making
+    the move: it leaves the foundations, so every other card's key, alone."""
+    source, destination, leaves, arrives = moved_keys(rules, state, move, zobrist, level)
+    old_source, old_destination = values[source], values[destination]
+    key -= kernel.pile_term(rules, source, old_source) + kernel.pile_term(rules, destination, old_destination)
+    return key + kernel.pile_term(rules, source, old_source ^ leaves) + kernel.pile_term(
+        rules, destination, old_destination ^ arrives
+    )
+
+
+@allocation_free_inlined
+def toggle_moved(rules, state, move, zobrist, level, values):
+    """Update ``values`` for a card move that sends nothing home, made next
+    (``state`` is the position before it) or just undone (after the undo)."""
+    source, destination, leaves, arrives = moved_keys(rules, state, move, zobrist, level)
+    values[source] ^= leaves
+    values[destination] ^= arrives
+
+
+@allocation_free
+def toggle_home(rules, state, move, zobrist, level, values, places):
+    """Update ``values`` for a foundation play made next at ``level`` (``state``
+    is the position before it) or just undone (after the undo). The play raises
+    its suit's foundation and asks for one play less, so besides the card
+    played one card per suit changes rows (``row_of``): in the suit played, the
+    one level with the foundation before (it stops being ahead); in each other
+    suit, the one ``level - 1`` ahead (it falls out of the fewer cards asked for)."""
+    capacity = rules[CAPACITY]
+    first_foundation = rules[FIRST_FOUNDATION]
+    source = (move // MOVE_BASE) % MOVE_BASE
+    destination = move % MOVE_BASE
+    source_height = kernel.height(rules, state, source)
+    played = kernel.card_at(rules, state, source, source_height - 1)
+    values[source] ^= zobrist[rank_row(rules, state, played, level), source_height - 1]
+    own = first_foundation + played // 13
+    ahead = played % 13 - kernel.height(rules, state, own) - (own == destination)
+    values[destination] ^= zobrist[row_of(played, ahead, level - 1), kernel.height(rules, state, destination)]
+    for suit in range(rules[N_PILES] - first_foundation):
+        foundation = kernel.height(rules, state, first_foundation + suit)
+        rank = foundation if first_foundation + suit == destination else foundation + level - 1
+        if rank > 12:
+            continue
+        card = suit * 13 + rank
+        if card == played:
+            continue
+        pile, index = places[card] // capacity, places[card] % capacity
+        values[pile] ^= zobrist[TARGET_ROW + card, index] ^ zobrist[rank, index]
+
+
+@allocation_free_inlined
+def place_top(rules, state, pile, places):
+    """Record where ``pile``'s top card now lies in ``places``."""
+    top = kernel.height(rules, state, pile) - 1
+    places[kernel.card_at(rules, state, pile, top)] = pile * rules[CAPACITY] + top
 
 
 @allocation_free
@@ -143,11 +254,11 @@ STACK_DTYPE = np.int32  # a check's line can run as deep as its budget: 16 bytes
 
 
 @allocation_free
-def stuck(rules, state, zobrist, levels, budget, known, known_entries, seen, keys, stack, legal):
+def stuck(rules, state, zobrist, levels, budget, known, known_entries, seen, keys, stack, legal, values, places):
     """``stuck_search``, leaving ``seen`` empty again where it searched. Returns (``STUCK_*``,
     positions searched, the keys ``known`` holds)."""
     status, nodes, known_entries, size = stuck_search(
-        rules, state, zobrist, levels, budget, known, known_entries, seen, keys, stack, legal
+        rules, state, zobrist, levels, budget, known, known_entries, seen, keys, stack, legal, values, places
     )
     forget_added(seen[:size], keys, nodes)
     return status, nodes, known_entries
@@ -168,7 +279,7 @@ def grow_within(seen, size, keys, nodes):
 
 
 @allocation_free
-def stuck_search(rules, state, zobrist, levels, budget, known, known_entries, seen, keys, stack, legal):
+def stuck_search(rules, state, zobrist, levels, budget, known, known_entries, seen, keys, stack, legal, values, places):
     """Whether a win or ``levels`` more foundation plays are within reach of
     ``state`` (module docstring), searched depth-first in place: ``state`` is a
     copy it may change. It gives up after ``budget`` positions (at most
@@ -179,11 +290,12 @@ def stuck_search(rules, state, zobrist, levels, budget, known, known_entries, se
     ``seen`` is a position set of at least ``budget`` entries, empty in its
     first ``FIRST_SLOTS`` (the rest may hold anything: the search zeroes them
     as it grows into them), whose keys also go to ``keys`` in the order added;
-    ``stack`` has room for ``budget + 1`` depths, ``legal`` for every move.
+    ``stack`` has room for ``budget + 1`` depths, ``legal`` for every move,
+    ``values`` for a hash per pile and ``places`` for a slot per card (``rank_values``).
     Returns (``STUCK_*``, the keys written to ``keys``, the keys ``known`` holds,
     the slots of ``seen`` used).
     """
-    key = rank_hash(rules, state, zobrist, levels)
+    key = rank_values(rules, state, zobrist, levels, values, places)
     if contains(known, key):
         return STUCK_YES, 0, known_entries, 0
     if contains(known, key + LIVE_SALT):
@@ -209,20 +321,33 @@ def stuck_search(rules, state, zobrist, levels, budget, known, known_entries, se
             home = move % MOVE_BASE >= first_foundation
             if home != (index < count):
                 continue
-            kernel.apply_move(rules, state, move)
-            next_level = level - 1 if home else level
-            if next_level == 0 or kernel.is_won(rules, state):
+            # the position a move reaches is looked up before the move is made: most were seen
+            if home:
+                next_level = level - 1
+                if next_level == 0 or kernel.foundation_cards(rules, state) + 1 == rules[N_CARDS]:
+                    return STUCK_NO, nodes, keep_live(keys, stack, depth, known, known_entries), view.shape[0]
+                toggle_home(rules, state, move, zobrist, level, values, places)
+                kernel.apply_move(rules, state, move)
+                child = values_hash(rules, state, next_level, values)
+            else:
+                next_level = level
+                child = moved_rank_hash(rules, state, move, zobrist, level, values, key)
+            if contains(known, child + LIVE_SALT):
                 return STUCK_NO, nodes, keep_live(keys, stack, depth, known, known_entries), view.shape[0]
-            key = rank_hash(rules, state, zobrist, next_level)
-            if contains(known, key + LIVE_SALT):
-                return STUCK_NO, nodes, keep_live(keys, stack, depth, known, known_entries), view.shape[0]
-            if contains(known, key) or contains(view, key):
-                kernel.undo_move(rules, state, move)
+            if contains(known, child) or contains(view, child):
+                if home:
+                    kernel.undo_move(rules, state, move)
+                    toggle_home(rules, state, move, zobrist, level, values, places)
                 continue
             if nodes >= budget:
                 return STUCK_UNKNOWN, nodes, known_entries, view.shape[0]
             if nodes >= capacity(view) and view.shape[0] < seen.shape[0]:
                 view = seen[: grow_within(seen, view.shape[0], keys, nodes)]
+            if not home:
+                toggle_moved(rules, state, move, zobrist, level, values)
+                kernel.apply_move(rules, state, move)
+            place_top(rules, state, move % MOVE_BASE, places)
+            key = child
             add(view, key)
             keys[nodes] = key
             stack[depth, FIRST_KEY] = nodes
@@ -236,11 +361,16 @@ def stuck_search(rules, state, zobrist, levels, budget, known, known_entries, se
         if not deeper:
             depth -= 1
             if depth >= 0:
+                key = keys[stack[depth - 1, FIRST_KEY]] if depth > 0 else keys[0]
                 move = stack[depth, CHOSEN]
                 kernel.undo_move(rules, state, move)
+                place_top(rules, state, (move // MOVE_BASE) % MOVE_BASE, places)
                 if move % MOVE_BASE >= first_foundation:
+                    toggle_home(rules, state, move, zobrist, stack[depth, LEVEL], values, places)
                     # Every position searched below a foundation play asks for fewer plays than any
                     # position above it, so none reaches back up: each was searched to the end and is
                     # stuck, whatever this check ends with.
                     known_entries = keep_dead(keys[stack[depth, FIRST_KEY]:nodes], known, known_entries)
+                else:
+                    toggle_moved(rules, state, move, zobrist, stack[depth, LEVEL], values)
     return STUCK_YES, nodes, keep_dead(keys[:nodes], known, known_entries), view.shape[0]
