@@ -121,9 +121,15 @@ def reduced_deal(game, rng, n_cards: int):
         cards = [13 * suit + (base + k) % 13 for k in range(13)]
         piles[f"foundation{suit}"] = cards[: 13 - left[suit]]
         home |= set(piles[f"foundation{suit}"])
+    dealt_home = []  # cards a deal sends home as it deals (Citadel) that are in play here
     for name, cards in game.deal_piles(int(rng.integers(1, 30000))).items():
-        if not name.startswith("foundation"):
+        if name.startswith("foundation"):
+            dealt_home += [c for c in cards if c not in home]
+        else:
             piles[name] = [c for c in cards if c not in home]
+    rows = [name for name in piles if name.startswith("row")]
+    for k, card in enumerate(dealt_home):  # every card of the deck is somewhere
+        piles[rows[k % len(rows)]].append(card)
     return game.state_from_cards(piles, base=base)
 
 

@@ -28,13 +28,19 @@ from simlab.solver.plan import PLAN_STUCK
 from simlab.solver.portfolio import long_and_restarts
 from simlab.solver.search import MAX_BRANCHING, STATUS_LOST
 from simlab.solver.stuck import (
-    STACK_COLUMNS,
-    STACK_DTYPE,
     STUCK_LEVELS,
     STUCK_NO,
     STUCK_UNKNOWN,
     STUCK_YES,
+    moved_rank_hash,
+    new_check_space,
+    raise_level,
+    rank_hash,
+    rank_values,
     stuck,
+    toggle_home,
+    toggle_moved,
+    values_hash,
 )
 
 
@@ -66,19 +72,17 @@ def plays_within_reach(game, array: np.ndarray, levels: int, limit: int = 30_000
 def check(game, array: np.ndarray, levels: int, budget: int = 100_000, known=None) -> tuple[int, int]:
     """``stuck`` on a copy of ``array`` with fresh working space: (status, positions)."""
     known = new_position_set(0, 22) if known is None else known
-    seen = new_position_set(budget + 1, 24)
+    space = new_check_space(game.rules, array, budget + 1, 24)
     status, nodes, _ = stuck(
-        game.rules, array.copy(), plan_for(game).zobrist, levels, budget, known, 0, seen,
-        np.empty(budget + 1, dtype=np.uint64), np.empty((budget + 1, STACK_COLUMNS), dtype=STACK_DTYPE),
-        np.empty(MAX_BRANCHING, dtype=np.int32), np.empty(int(game.rules[N_PILES]), dtype=np.uint64),
-        np.empty(int(game.rules[N_CARDS]), dtype=np.int64),
+        game.rules, array.copy(), plan_for(game).zobrist, levels, budget, known, 0, space,
+        np.empty(MAX_BRANCHING, dtype=np.int32),
     )
     return status, nodes
 
 
 @pytest.mark.parametrize("game_name", CASTLE_GAMES)
 def test_stuck_exactly_when_the_plain_search_finds_no_line(game_name):
-    game, positions = drawn_positions(game_name, seed=20261203, count=80)
+    game, positions = drawn_positions(game_name, seed=20261203, count=160)
     answers = {STUCK_YES: 0, STUCK_NO: 0}
     for state in positions:
         for levels in (1, 2, 3):
@@ -93,7 +97,7 @@ def test_stuck_exactly_when_the_plain_search_finds_no_line(game_name):
 
 @pytest.mark.parametrize("game_name", CASTLE_GAMES)
 def test_a_stuck_position_is_lost(game_name):
-    game, positions = drawn_positions(game_name, seed=20261203, count=80)
+    game, positions = drawn_positions(game_name, seed=20261203, count=160)
     stuck_ones = 0
     for state in positions:
         if check(game, state.array, STUCK_LEVELS)[0] == STUCK_YES:
@@ -161,3 +165,57 @@ def test_verdicts_with_and_without_the_checks_agree(deal):
     finally:
         plan.array[PLAN_STUCK] = saved
     assert with_checks.verdict == without.verdict != "unknown"
+
+
+def followed_hash(game, array, move, level, values, places, key):
+    """The hash a check follows to after ``move`` from ``array`` (its piles'
+    ``values`` and ``places`` updated as the check updates them), and the level there."""
+    rules, zobrist = game.rules, plan_for(game).zobrist
+    if move % MOVE_BASE >= int(rules[FIRST_FOUNDATION]):
+        toggle_home(rules, array, move, zobrist, level, values, places)
+        after = array.copy()
+        kernel.apply_move(rules, after, move)
+        return values_hash(rules, after, level - 1, values), level - 1, after
+    child = moved_rank_hash(rules, array, move, zobrist, level, values, np.uint64(key))
+    toggle_moved(rules, array, move, zobrist, level, values)
+    after = array.copy()
+    kernel.apply_move(rules, after, move)
+    return child, level, after
+
+
+@pytest.mark.parametrize("game_name", CASTLE_GAMES)
+def test_the_hash_a_check_follows_is_the_hash_recomputed(game_name):
+    """Every move from drawn positions, at every level: the hash a check
+    follows move by move equals ``rank_hash`` recomputed, its pile hashes equal
+    those ``rank_values`` fills, and undoing the update restores them."""
+    game, positions = drawn_positions(game_name, seed=5, count=20)
+    rules, zobrist = game.rules, plan_for(game).zobrist
+    n_piles, n_cards = int(rules[N_PILES]), int(rules[N_CARDS])
+    tried = home = 0
+    for state in positions:
+        for level in range(2, STUCK_LEVELS + 1):
+            values, places = np.empty(n_piles, np.uint64), np.empty(n_cards, np.int64)
+            key = rank_values(rules, state.array, zobrist, level, values, places)
+            raised_values, raised_places = values.copy(), places.copy()
+            raised = raise_level(rules, state.array, zobrist, level, raised_values, raised_places)
+            assert raised == rank_hash(rules, state.array, zobrist, level + 1)
+            fresh_raised = np.empty(n_piles, np.uint64)
+            rank_values(rules, state.array, zobrist, level + 1, fresh_raised, np.empty(n_cards, np.int64))
+            assert raised_values.tolist() == fresh_raised.tolist()
+            for move in game.legal_move_codes(state):
+                moved_values = values.copy()
+                child, child_level, after = followed_hash(game, state.array, move, level, moved_values, places, key)
+                fresh_values = np.empty(n_piles, np.uint64)
+                assert child == rank_hash(rules, after, zobrist, child_level) == rank_values(
+                    rules, after, zobrist, child_level, fresh_values, np.empty(n_cards, np.int64)
+                )
+                assert moved_values.tolist() == fresh_values.tolist()
+                back = moved_values.copy()
+                if move % MOVE_BASE >= int(rules[FIRST_FOUNDATION]):
+                    toggle_home(rules, state.array, move, zobrist, level, back, places)
+                    home += 1
+                else:
+                    toggle_moved(rules, state.array, move, zobrist, level, back)
+                assert back.tolist() == values.tolist()
+                tried += 1
+    assert tried >= 200 and home >= 10, (tried, home)

@@ -58,12 +58,12 @@ from simlab.engine.layout import (
     P_IDENTITY,
     STATE_SIZE,
 )
-from simlab.engine.position_set import MAX_LOAD, add, can_grow, capacity, grown, new_position_set, slots_for
+from simlab.engine.position_set import MAX_LOAD, add, can_grow, capacity, grown, new_position_set
 from simlab.solver.autoplay import next_safe_play, safe_foundation, shuffles_ahead
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import next_rank
 from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, PLAN_SNAPSHOTS, PLAN_STUCK
-from simlab.solver.stuck import FIRST_SLOTS, STACK_COLUMNS, STACK_DTYPE, STUCK_NO, STUCK_YES, stuck, stuck_budget
+from simlab.solver.stuck import STUCK_YES, CheckSpace, new_check_space, stuck_budget, stuck_levels
 
 STATUS_WON = 0
 STATUS_LOST = 1
@@ -481,12 +481,7 @@ class DepthFirstSearch(NamedTuple):
     snapshots: np.ndarray  # a position saved before each move of the line that is not its own inverse
     scratch: np.ndarray  # ``N_CARDS`` int64 for a redeal
     known: np.ndarray  # keys of positions the stuck checks found stuck, or live (``simlab.solver.stuck``)
-    stuck_seen: np.ndarray  # a stuck check's positions, and its keys in order, its position and its stack
-    stuck_keys: np.ndarray
-    stuck_state: np.ndarray
-    stuck_stack: np.ndarray
-    stuck_values: np.ndarray  # a check's hash per pile and place per card (``simlab.solver.stuck.rank_values``)
-    stuck_places: np.ndarray
+    checks: CheckSpace  # what the stuck checks work in (``simlab.solver.stuck``)
 
 
 @njit(cache=True)
@@ -523,25 +518,8 @@ def new_depth_first(rules, plan, state, chance, budget, table_bits):
         snapshots=np.empty((FIRST_SNAPSHOTS, rules[STATE_SIZE]), dtype=state.dtype),
         scratch=np.empty(rules[N_CARDS], dtype=np.int64),
         known=new_position_set(0, min(KNOWN_BITS, table_bits)),
-        stuck_seen=new_stuck_table(room, table_bits),
-        stuck_keys=np.empty(room, dtype=np.uint64),
-        stuck_state=np.empty_like(state),
-        stuck_stack=np.empty((room, STACK_COLUMNS), dtype=STACK_DTYPE),
-        stuck_values=np.empty(rules[N_PILES], dtype=np.uint64),
-        stuck_places=np.empty(rules[N_CARDS], dtype=np.int64),
+        checks=new_check_space(rules, state, room, table_bits),
     )
-
-
-@njit(cache=True)
-def new_stuck_table(entries, table_bits):
-    """The table of a search's stuck checks, for ``entries`` positions: only
-    its first slots are zeroed now, the rest as a check grows into them
-    (``simlab.solver.stuck.grow_within``), so a search that makes small checks
-    never writes the whole of it (zeroing 16 MiB at every solve cost a
-    millisecond-long solve ten times over)."""
-    table = np.empty(slots_for(entries, table_bits), dtype=np.uint64)
-    table[: min(FIRST_SLOTS, table.shape[0])] = 0
-    return table
 
 
 @njit(cache=True)
@@ -630,9 +608,7 @@ def with_room(search):
         snapshots[: search.snapshots.shape[0]] = search.snapshots
     return True, DepthFirstSearch(
         search.state, table, search.auto_log, counters, arena, first, count, tried, autos_end, keys,
-        search.pile_hashes, search.card_piles, search.chance, snapshots, search.scratch, known, search.stuck_seen,
-        search.stuck_keys, search.stuck_state, search.stuck_stack, search.stuck_values,
-        search.stuck_places,
+        search.pile_hashes, search.card_piles, search.chance, snapshots, search.scratch, known, search.checks,
     )
 
 
@@ -828,20 +804,15 @@ def proved_stuck(rules, zobrist, search, work, nodes_so_far):
     new check (its positions counted in ``STUCK_NODES``, a stuck family's keys
     kept)."""
     counters = search.counters
-    for levels in range(1, counters[STUCK_LEVELS] + 1):
-        # bounded by what is left of the whole search's budget, never by a slice's limit: a result
-        # must not depend on where the search was paused
-        budget = min(counters[STUCK_CAP], counters[BUDGET] - nodes_so_far - counters[STUCK_NODES])
-        moves.copy_state(rules, search.state, search.stuck_state)
-        status, nodes, counters[KNOWN_ENTRIES] = stuck(
-            rules, search.stuck_state, zobrist, levels, budget, search.known, counters[KNOWN_ENTRIES],
-            search.stuck_seen, search.stuck_keys, search.stuck_stack, work.legal, search.stuck_values,
-            search.stuck_places,
-        )
-        counters[STUCK_NODES] += nodes
-        if status != STUCK_NO:
-            return status == STUCK_YES
-    return False
+    # bounded by what is left of the whole search's budget, never by a slice's limit: a result
+    # must not depend on where the search was paused
+    status, nodes, counters[KNOWN_ENTRIES] = stuck_levels(
+        rules, search.state, zobrist, counters[STUCK_LEVELS], counters[STUCK_CAP],
+        counters[BUDGET] - nodes_so_far - counters[STUCK_NODES], search.known, counters[KNOWN_ENTRIES],
+        search.checks, work.legal,
+    )
+    counters[STUCK_NODES] += nodes
+    return status == STUCK_YES
 
 
 @allocation_free

@@ -57,12 +57,15 @@ like every loss, by a search with independent keys
 
 from __future__ import annotations
 
-import numpy as np
+from typing import NamedTuple
 
-from simlab.engine import kernel
+import numpy as np
+from numba import njit
+
+from simlab.engine import kernel, moves
 from simlab.engine.compiled import allocation_free, allocation_free_inlined
 from simlab.engine.layout import CAPACITY, FIRST_FOUNDATION, MOVE_BASE, N_CARDS, N_PILES
-from simlab.engine.position_set import add, capacity, contains, forget_added
+from simlab.engine.position_set import add, capacity, contains, forget_added, slots_for
 
 # Positions a check searches at most, every level's added up: ``STUCK_BUDGET``, and
 # at most a ``STUCK_SHARE``-th of the budget of the search that asks.
@@ -253,14 +256,103 @@ STACK_COLUMNS = 4
 STACK_DTYPE = np.int32  # a check's line can run as deep as its budget: 16 bytes a depth
 
 
-@allocation_free
-def stuck(rules, state, zobrist, levels, budget, known, known_entries, seen, keys, stack, legal, values, places):
-    """``stuck_search``, leaving ``seen`` empty again where it searched. Returns (``STUCK_*``,
-    positions searched, the keys ``known`` holds)."""
-    status, nodes, known_entries, size = stuck_search(
-        rules, state, zobrist, levels, budget, known, known_entries, seen, keys, stack, legal, values, places
+class CheckSpace(NamedTuple):
+    """What a search's stuck checks work in, made once per search (``new_check_space``)."""
+
+    seen: np.ndarray  # a position set: the check's positions (``stuck_search``)
+    keys: np.ndarray  # their keys, in the order added
+    stack: np.ndarray  # one row per depth (``STACK_COLUMNS``)
+    state: np.ndarray  # the check's copy of the position, changed in place
+    values: np.ndarray  # the check's position: each pile's hash (``rank_values``)
+    places: np.ndarray  # and each card's slot
+    start_values: np.ndarray  # the same for the position checked, kept while the levels take turns
+    start_places: np.ndarray
+
+
+@njit(cache=True)
+def new_check_space(rules, state, entries, table_bits):
+    """A ``CheckSpace`` for checks of at most ``entries`` positions in a table
+    of at most ``2**table_bits`` slots. Only the table's first slots are zeroed
+    now, the rest as a check grows into them (``grow_within``), so a search that
+    makes small checks never writes the whole of it (zeroing 16 MiB at every
+    solve cost a millisecond-long solve ten times over)."""
+    seen = np.empty(slots_for(entries, table_bits), dtype=np.uint64)
+    seen[: min(FIRST_SLOTS, seen.shape[0])] = 0
+    return CheckSpace(
+        seen=seen,
+        keys=np.empty(entries, dtype=np.uint64),
+        stack=np.empty((entries, STACK_COLUMNS), dtype=STACK_DTYPE),
+        state=np.empty_like(state),
+        values=np.empty(rules[N_PILES], dtype=np.uint64),
+        places=np.empty(rules[N_CARDS], dtype=np.int64),
+        start_values=np.empty(rules[N_PILES], dtype=np.uint64),
+        start_places=np.empty(rules[N_CARDS], dtype=np.int64),
     )
-    forget_added(seen[:size], keys, nodes)
+
+
+@allocation_free
+def stuck(rules, state, zobrist, levels, budget, known, known_entries, space, legal):
+    """Whether ``state`` is stuck for ``levels`` plays (``stuck_search`` on a copy
+    in ``space``, a ``CheckSpace``). Returns (``STUCK_*``, positions searched,
+    the keys ``known`` holds)."""
+    moves.copy_state(rules, state, space.state)
+    key = rank_values(rules, space.state, zobrist, levels, space.values, space.places)
+    return search_from(rules, zobrist, levels, key, budget, known, known_entries, space, legal)
+
+
+@allocation_free
+def stuck_levels(rules, state, zobrist, most, cap, left, known, known_entries, space, legal):
+    """Whether ``state`` is stuck, asking for 1, 2, ... ``most`` plays in turn
+    (module docstring) and stopping at the first level that is stuck or gives
+    up; each level searches at most ``cap`` positions, and all of them at most
+    ``left``. The levels start from one hash of ``state`` (``raise_level``).
+    Returns (``STUCK_*``, positions searched, the keys ``known`` holds)."""
+    start = rank_values(rules, state, zobrist, 1, space.start_values, space.start_places)
+    nodes = 0
+    for levels in range(1, most + 1):
+        if levels > 1:
+            start = raise_level(rules, state, zobrist, levels - 1, space.start_values, space.start_places)
+        moves.copy_state(rules, state, space.state)
+        for pile in range(rules[N_PILES]):
+            space.values[pile] = space.start_values[pile]
+        for card in range(rules[N_CARDS]):
+            space.places[card] = space.start_places[card]
+        status, found, known_entries = search_from(
+            rules, zobrist, levels, start, min(cap, left - nodes), known, known_entries, space, legal
+        )
+        nodes += found
+        if status != STUCK_NO:
+            return status, nodes, known_entries
+    return STUCK_NO, nodes, known_entries
+
+
+@allocation_free
+def raise_level(rules, state, zobrist, level, values, places):
+    """Turn ``values`` (``state``'s pile hashes at ``level``) into those at
+    ``level + 1``: in each suit the card ``level`` ranks above the foundation
+    is now among the cards kept apart. Returns the new ``rank_hash``."""
+    capacity = rules[CAPACITY]
+    first_foundation = rules[FIRST_FOUNDATION]
+    for suit in range(rules[N_PILES] - first_foundation):
+        rank = kernel.height(rules, state, first_foundation + suit) + level
+        if rank <= 12:
+            card = suit * 13 + rank
+            index = places[card] % capacity
+            values[places[card] // capacity] ^= zobrist[rank, index] ^ zobrist[TARGET_ROW + card, index]
+    return values_hash(rules, state, level + 1, values)
+
+
+@allocation_free
+def search_from(rules, zobrist, levels, key, budget, known, known_entries, space, legal):
+    """``stuck_search`` from ``space.state``, whose hash is ``key`` (with
+    ``space.values`` and ``space.places`` filled), leaving ``space.seen`` empty
+    again where it searched. Returns (``STUCK_*``, positions searched, the keys
+    ``known`` holds)."""
+    status, nodes, known_entries, size = stuck_search(
+        rules, space.state, zobrist, levels, key, budget, known, known_entries, space.seen, space.keys,
+        space.stack, legal, space.values, space.places,
+    )
+    forget_added(space.seen[:size], space.keys, nodes)
     return status, nodes, known_entries
 
 
@@ -279,7 +371,8 @@ def grow_within(seen, size, keys, nodes):
 
 
 @allocation_free
-def stuck_search(rules, state, zobrist, levels, budget, known, known_entries, seen, keys, stack, legal, values, places):
+def stuck_search(rules, state, zobrist, levels, key, budget, known, known_entries, seen, keys, stack, legal, values,
+                 places):
     """Whether a win or ``levels`` more foundation plays are within reach of
     ``state`` (module docstring), searched depth-first in place: ``state`` is a
     copy it may change. It gives up after ``budget`` positions (at most
@@ -291,11 +384,10 @@ def stuck_search(rules, state, zobrist, levels, budget, known, known_entries, se
     first ``FIRST_SLOTS`` (the rest may hold anything: the search zeroes them
     as it grows into them), whose keys also go to ``keys`` in the order added;
     ``stack`` has room for ``budget + 1`` depths, ``legal`` for every move,
-    ``values`` for a hash per pile and ``places`` for a slot per card (``rank_values``).
+    ``key`` is ``state``'s ``rank_hash``, with ``values`` and ``places`` filled (``rank_values``).
     Returns (``STUCK_*``, the keys written to ``keys``, the keys ``known`` holds,
     the slots of ``seen`` used).
     """
-    key = rank_values(rules, state, zobrist, levels, values, places)
     if contains(known, key):
         return STUCK_YES, 0, known_entries, 0
     if contains(known, key + LIVE_SALT):
