@@ -47,6 +47,14 @@ that meets one is done at once. Measured on deals the checks first made
 slower (Citadel 484 from 9.7M positions to 2.0M; Streets and Alleys 949 from
 5.2M to 0.5M), as the same live families were searched again at every entry.
 
+A check follows its position's key move by move, as the depth-first search
+follows its hash: it keeps each pile's hash and each card's place
+(``rank_values``), so a move between rows changes two piles' shares
+(``moved_rank_hash``) and a foundation play the card played and one card per
+suit (``toggle_home``); the levels of a check start from one hash of the
+position (``raise_level``). Recomputing the key for every move tried had
+cost most of a check's time.
+
 What the proof rests on: the keys. The cards kept apart are keyed apart from
 ranks (rows 52 and up of the search's keys, unused by a one-deck game's
 cards), and each level's keys are salted apart; a collision between two keys
@@ -110,13 +118,6 @@ def rank_hash(rules, state, zobrist, level):
             value ^= zobrist[rank_row(rules, state, kernel.card_at(rules, state, pile, index), level), index]
         total += kernel.pile_term(rules, pile, value)
     return total
-
-
-# A check follows its position's hash move by move (``moved_rank_hash``), as the
-# depth-first search follows ``kernel.position_hash``: recomputing it for every
-# move tried cost most of a check's time (measured on Streets and Alleys deal 747).
-# It keeps each pile's hash (``values``) and where each card lies (``places``: its
-# slot in the position, ``pile * rules[CAPACITY] + index``).
 
 
 @allocation_free
