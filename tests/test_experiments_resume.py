@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -49,17 +50,21 @@ def stored_deals(output: Path) -> int:
 
 def kill_partway(config: Path, output: Path) -> int:
     """Start ``simlab run`` in its own process group, SIGKILL it once some deals are stored."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "simlab.experiments.commands", "run", str(config)], cwd=REPO,
-        env={**os.environ, "PYTHONPATH": f"{TESTS}:{REPO}"}, start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    try:
-        while stored_deals(output) < 6 and time.monotonic() < deadline and process.poll() is None:
-            time.sleep(0.02)
-    finally:
-        os.killpg(process.pid, signal.SIGKILL)  # the runner and its loky workers
-        process.wait(timeout=30)
+    errors = output.parent / f"{output.name}.stderr"
+    with errors.open("w") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "simlab.experiments.commands", "run", str(config)], cwd=REPO,
+            env={**os.environ, "PYTHONPATH": f"{TESTS}:{REPO}"}, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=stderr)
+        deadline = time.monotonic() + 120
+        try:
+            while stored_deals(output) < 6 and time.monotonic() < deadline and process.poll() is None:
+                time.sleep(0.02)
+        finally:
+            with contextlib.suppress(ProcessLookupError):  # the group is gone if the run already ended
+                os.killpg(process.pid, signal.SIGKILL)  # the runner and its loky workers
+            process.wait(timeout=30)
+    assert process.returncode == -signal.SIGKILL, f"the run ended itself ({process.returncode}): {errors.read_text()}"
     return stored_deals(output)
 
 
