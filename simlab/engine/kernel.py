@@ -350,6 +350,26 @@ def foundation_destinations(rules, state, source, source_bit, card, move_high, o
     return count
 
 
+@allocation_free_inlined
+def moves_from(rules, state, source, out, count, home_only):
+    """Write the card moves of ``source``'s top card (only those to a foundation
+    if ``home_only``) into ``out`` from ``count`` on, in ``legal_moves``' order;
+    return the new count."""
+    least = spec(rules, source, P_GIVES)  # the top card leaves only from at least this many cards
+    if least == 0:
+        return count
+    h = height(rules, state, source)
+    if h >= least and gives_now(rules, source, h):
+        card = card_at(rules, state, source, h - 1)
+        if card < 0:  # a hidden card (an observation's) goes nowhere
+            return count
+        if home_only:
+            source_bit = np.int64(1) << spec(rules, source, P_KIND)
+            return foundation_destinations(rules, state, source, source_bit, card, 0, out, count)
+        count = card_destinations(rules, state, source, card, 0, out, count)
+    return count
+
+
 @allocation_free
 def legal_moves(rules, state, out):
     """Write every legal move into ``out``; return how many there are.
@@ -362,14 +382,7 @@ def legal_moves(rules, state, out):
     """
     count = 0
     for source in range(rules[SOURCE_LIMIT]):
-        least = spec(rules, source, P_GIVES)  # the top card leaves only from at least this many cards
-        if least == 0:
-            continue
-        h = height(rules, state, source)
-        if h >= least and gives_now(rules, source, h):
-            card = card_at(rules, state, source, h - 1)
-            if card >= 0:  # a hidden card (an observation's) goes nowhere
-                count = card_destinations(rules, state, source, card, 0, out, count)
+        count = moves_from(rules, state, source, out, count, False)
     if rules[HAS_SPECIAL] == 1:
         count = special_moves(rules, state, out, count)
     return count

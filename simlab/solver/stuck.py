@@ -72,7 +72,7 @@ from numba import njit
 
 from simlab.engine import kernel, moves
 from simlab.engine.compiled import allocation_free, allocation_free_inlined
-from simlab.engine.layout import CAPACITY, FIRST_FOUNDATION, MOVE_BASE, N_CARDS, N_PILES
+from simlab.engine.layout import CAPACITY, FIRST_FOUNDATION, MOVE_BASE, N_CARDS, N_PILES, SOURCE_LIMIT
 from simlab.engine.position_set import add, capacity, contains, forget_added, slots_for
 
 # Positions a check searches at most, every level's added up: ``STUCK_BUDGET``, and
@@ -248,13 +248,16 @@ def keep_dead(keys, known, known_entries):
     return known_entries
 
 
-# Columns of a check's stack (``stuck_search``), one row per depth.
-TRIED = 0  # moves tried there (foundation plays first: see ``stuck_search``)
-LEVEL = 1  # foundation plays still asked for there
-FIRST_KEY = 2  # where the keys of positions searched below start
-CHOSEN = 3  # the move made to go deeper
-STACK_COLUMNS = 4
-STACK_DTYPE = np.int32  # a check's line can run as deep as its budget: 16 bytes a depth
+# Columns of a check's stack (``stuck_search``), one row per depth. A depth's moves
+# are listed one source at a time (foundation plays of every source first, then
+# the other moves), so coming back to a depth lists one source's moves again, not all.
+SOURCE = 0  # the source whose moves are being tried there, plus ``SOURCE_LIMIT`` once past the plays home
+TRIED = 1  # how many of that source's moves were tried
+LEVEL = 2  # foundation plays still asked for there
+FIRST_KEY = 3  # where the keys of positions searched below start
+CHOSEN = 4  # the move made to go deeper
+STACK_COLUMNS = 5
+STACK_DTYPE = np.int32  # a check's line can run as deep as its budget: 20 bytes a depth
 
 
 class CheckSpace(NamedTuple):
@@ -400,19 +403,28 @@ def stuck_search(rules, state, zobrist, levels, key, budget, known, known_entrie
     add(view, key)
     nodes = 1
     depth = 0
+    stack[0, SOURCE] = 0
     stack[0, TRIED] = 0
     stack[0, LEVEL] = levels
     first_foundation = rules[FIRST_FOUNDATION]
+    sources = rules[SOURCE_LIMIT]
     while depth >= 0:
         level = stack[depth, LEVEL]
-        count = kernel.legal_moves(rules, state, legal)  # the same list each time back at a depth
         deeper = False
-        while stack[depth, TRIED] < 2 * count:  # foundation plays first, then the rest
-            index = stack[depth, TRIED]
+        count = 0
+        while not deeper and stack[depth, SOURCE] < 2 * sources:  # foundation plays first, then the rest
+            if count == 0:  # the source's moves, the same list each time back at a depth
+                source = stack[depth, SOURCE]
+                count = kernel.moves_from(rules, state, source % sources, legal, 0, source < sources)
+            if stack[depth, TRIED] >= count:
+                stack[depth, SOURCE] += 1
+                stack[depth, TRIED] = 0
+                count = 0
+                continue
+            move = legal[stack[depth, TRIED]]
             stack[depth, TRIED] += 1
-            move = legal[index % count]
             home = move % MOVE_BASE >= first_foundation
-            if home != (index < count):
+            if home != (stack[depth, SOURCE] < sources):
                 continue
             # the position a move reaches is looked up before the move is made: most were seen
             if home:
@@ -447,10 +459,10 @@ def stuck_search(rules, state, zobrist, levels, key, budget, known, known_entrie
             stack[depth, CHOSEN] = move
             nodes += 1
             depth += 1
+            stack[depth, SOURCE] = 0
             stack[depth, TRIED] = 0
             stack[depth, LEVEL] = next_level
             deeper = True
-            break
         if not deeper:
             depth -= 1
             if depth >= 0:
