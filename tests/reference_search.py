@@ -109,7 +109,8 @@ def _line(game, parent, array):
 def reduced_deal(game, rng, n_cards: int):
     """A real deal of ``game`` with all but ``n_cards`` cards already home: each
     foundation holds base..k of its suit (k random, the cards left summing to
-    ``n_cards``) and the rows keep the other cards in their dealt order.
+    ``n_cards``) and the rows keep the other cards in their dealt order (a card
+    the deal sent home that is in play here goes on a row, so the deck is whole).
     Chessboard gets a random base rank; the other games start from the ace."""
     base = int(rng.integers(13)) if game.name == "chessboard" else 0
     while True:

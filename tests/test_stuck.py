@@ -38,6 +38,7 @@ from simlab.solver.stuck import (
     rank_hash,
     rank_values,
     stuck,
+    stuck_levels,
     toggle_home,
     toggle_moved,
     values_hash,
@@ -169,7 +170,7 @@ def test_verdicts_with_and_without_the_checks_agree(deal):
 
 def followed_hash(game, array, move, level, values, places, key):
     """The hash a check follows to after ``move`` from ``array`` (its piles'
-    ``values`` and ``places`` updated as the check updates them), and the level there."""
+    ``values`` updated as the check updates them), the level there and the position."""
     rules, zobrist = game.rules, plan_for(game).zobrist
     if move % MOVE_BASE >= int(rules[FIRST_FOUNDATION]):
         toggle_home(rules, array, move, zobrist, level, values, places)
@@ -219,3 +220,20 @@ def test_the_hash_a_check_follows_is_the_hash_recomputed(game_name):
                 assert back.tolist() == values.tolist()
                 tried += 1
     assert tried >= 200 and home >= 10, (tried, home)
+
+
+def test_a_plan_without_checks_does_no_work():
+    """``stuck_levels`` asked for no plays touches nothing: the searches of every
+    game call it where the foundations change, and only the Castle family's keys
+    have rows for the cards a check keeps apart."""
+    game = make_game("streets_and_alleys")
+    state = game.initial_state(1)
+    space = new_check_space(game.rules, state.array, 101, 16)
+    space.start_values[:] = 7
+    space.start_places[:] = 7
+    answer = stuck_levels(
+        game.rules, state.array, plan_for(game).zobrist, 0, 100, 100, new_position_set(0, 12), 0, space,
+        np.empty(MAX_BRANCHING, dtype=np.int32),
+    )
+    assert answer == (STUCK_NO, 0, 0)
+    assert set(space.start_values.tolist()) == {7} and set(space.start_places.tolist()) == {7}

@@ -261,7 +261,9 @@ STACK_DTYPE = np.int32  # a check's line can run as deep as its budget: 20 bytes
 
 
 class CheckSpace(NamedTuple):
-    """What a search's stuck checks work in, made once per search (``new_check_space``)."""
+    """What a search's stuck checks work in, made once per search (``new_check_space``).
+    ``places`` holds a slot for every card, so a checked position holds the whole deck
+    (every dealt position does)."""
 
     seen: np.ndarray  # a position set: the check's positions (``stuck_search``)
     keys: np.ndarray  # their keys, in the order added
@@ -311,6 +313,8 @@ def stuck_levels(rules, state, zobrist, most, cap, left, known, known_entries, s
     up; each level searches at most ``cap`` positions, and all of them at most
     ``left``. The levels start from one hash of ``state`` (``raise_level``).
     Returns (``STUCK_*``, positions searched, the keys ``known`` holds)."""
+    if most == 0:  # a plan without checks (and a game whose keys have no rows for cards kept apart)
+        return STUCK_NO, 0, known_entries
     start = rank_values(rules, state, zobrist, 1, space.start_values, space.start_places)
     nodes = 0
     for levels in range(1, most + 1):
