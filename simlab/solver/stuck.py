@@ -123,12 +123,11 @@ def rank_hash(rules, state, zobrist, level):
 @allocation_free
 def rank_values(rules, state, zobrist, level, values, places):
     """``rank_hash``, filling ``values`` and ``places`` for the moves that follow."""
-    capacity = rules[CAPACITY]
     for pile in range(rules[N_PILES]):
         value = np.uint64(0x9E3779B97F4A7C15)
         for index in range(kernel.height(rules, state, pile)):
             card = kernel.card_at(rules, state, pile, index)
-            places[card] = pile * capacity + index
+            places[card] = pile * rules[CAPACITY] + index
             value ^= zobrist[rank_row(rules, state, card, level), index]
         values[pile] = value
     return values_hash(rules, state, level, values)
@@ -185,7 +184,6 @@ def toggle_home(rules, state, move, zobrist, level, values, places):
     played one card per suit changes rows (``row_of``): in the suit played, the
     one level with the foundation before (it stops being ahead); in each other
     suit, the one ``level - 1`` ahead (it falls out of the fewer cards asked for)."""
-    capacity = rules[CAPACITY]
     first_foundation = rules[FIRST_FOUNDATION]
     source = (move // MOVE_BASE) % MOVE_BASE
     destination = move % MOVE_BASE
@@ -200,11 +198,16 @@ def toggle_home(rules, state, move, zobrist, level, values, places):
         rank = foundation if first_foundation + suit == destination else foundation + level - 1
         if rank > 12:
             continue
-        card = suit * 13 + rank
-        if card == played:
-            continue
-        pile, index = places[card] // capacity, places[card] % capacity
-        values[pile] ^= zobrist[TARGET_ROW + card, index] ^ zobrist[rank, index]
+        if suit * 13 + rank != played:
+            switch_rows(rules, zobrist, suit * 13 + rank, values, places)
+
+
+@allocation_free_inlined
+def switch_rows(rules, zobrist, card, values, places):
+    """Update ``values`` for ``card`` (where ``places`` says it lies) keyed by
+    the other of its two rows: its own, or its rank's (``row_of``)."""
+    pile, index = places[card] // rules[CAPACITY], places[card] % rules[CAPACITY]
+    values[pile] ^= zobrist[TARGET_ROW + card, index] ^ zobrist[card % 13, index]
 
 
 @allocation_free_inlined
@@ -339,14 +342,11 @@ def raise_level(rules, state, zobrist, level, values, places):
     """Turn ``values`` (``state``'s pile hashes at ``level``) into those at
     ``level + 1``: in each suit the card ``level`` ranks above the foundation
     is now among the cards kept apart. Returns the new ``rank_hash``."""
-    capacity = rules[CAPACITY]
     first_foundation = rules[FIRST_FOUNDATION]
     for suit in range(rules[N_PILES] - first_foundation):
         rank = kernel.height(rules, state, first_foundation + suit) + level
         if rank <= 12:
-            card = suit * 13 + rank
-            index = places[card] % capacity
-            values[places[card] // capacity] ^= zobrist[rank, index] ^ zobrist[TARGET_ROW + card, index]
+            switch_rows(rules, zobrist, suit * 13 + rank, values, places)
     return values_hash(rules, state, level + 1, values)
 
 
