@@ -21,7 +21,7 @@ from test_deadlock import CASTLE_GAMES, drawn_positions
 
 from simlab import make_game
 from simlab.engine import kernel
-from simlab.engine.layout import FIRST_FOUNDATION, MOVE_BASE, N_CARDS, N_PILES
+from simlab.engine.layout import CAPACITY, FIRST_CELL, FIRST_FOUNDATION, MOVE_BASE, N_CARDS, N_PILES, OFFSET_HEIGHTS
 from simlab.engine.position_set import new_position_set
 from simlab.solver import plan_for, solve
 from simlab.solver.plan import PLAN_STUCK
@@ -32,6 +32,7 @@ from simlab.solver.stuck import (
     STUCK_NO,
     STUCK_UNKNOWN,
     STUCK_YES,
+    empties_alike,
     moved_rank_hash,
     new_check_space,
     raise_level,
@@ -220,6 +221,59 @@ def test_the_hash_a_check_follows_is_the_hash_recomputed(game_name):
                 assert back.tolist() == values.tolist()
                 tried += 1
     assert tried >= 200 and home >= 10, (tried, home)
+
+
+def shifted(rules, array: np.ndarray, source: int, keep: int) -> np.ndarray:
+    """``array`` with the cards of row ``source`` above its bottom ``keep`` moved,
+    top first, onto the lowest rows with room, ignoring the rules (a rank hash
+    is defined on any position): a way to empty rows or leave a lone card."""
+    array = array.copy()
+    heights, capacity = int(rules[OFFSET_HEIGHTS]), int(rules[CAPACITY])
+    while array[heights + source] > keep:
+        height = int(array[heights + source])
+        rows = [row for row in range(int(rules[FIRST_CELL])) if row != source and 0 < array[heights + row] < capacity]
+        target = min(rows, key=lambda row: int(array[heights + row]))
+        array[target * capacity + int(array[heights + target])] = array[source * capacity + height - 1]
+        array[heights + target] += 1
+        array[heights + source] = height - 1
+    return array
+
+
+@pytest.mark.parametrize("game_name", CASTLE_GAMES)
+def test_a_move_left_out_for_empty_rows_reaches_a_position_reached_before(game_name):
+    """``empties_alike`` leaves out a move only if the rank hash after it is the
+    position's own (a row's only card into an empty row) or the one after the
+    same card's move into the first empty row, listed before it. Drawn
+    positions with two rows emptied and a row left with one card."""
+    game, positions = drawn_positions(game_name, seed=7, count=20)
+    rules, zobrist = game.rules, plan_for(game).zobrist
+    legal = np.empty(MAX_BRANCHING, np.int32)
+    left_out = lone = kept = 0
+    for state in positions:
+        array = shifted(rules, shifted(rules, shifted(rules, state.array, 1, 0), 2, 0), 4, 1)
+        key = rank_hash(rules, array, zobrist, 3)
+        codes = [int(move) for move in legal[: kernel.legal_moves(rules, array, legal)]]
+        for index, move in enumerate(codes):
+            if move % MOVE_BASE >= int(rules[FIRST_FOUNDATION]):
+                continue
+            after = array.copy()
+            kernel.apply_move(rules, after, move)
+            if not empties_alike(rules, array, move):
+                kept += 1
+                continue
+            left_out += 1
+            child = rank_hash(rules, after, zobrist, 3)
+            if child == key:
+                lone += 1
+                continue
+            earlier = []
+            for other in codes[:index]:
+                if other // MOVE_BASE == move // MOVE_BASE and other % MOVE_BASE < int(rules[FIRST_FOUNDATION]):
+                    reached = array.copy()
+                    kernel.apply_move(rules, reached, other)
+                    earlier.append(rank_hash(rules, reached, zobrist, 3))
+            assert child in earlier, (move, codes)
+    assert left_out >= 40 and lone >= 10 and kept >= 100, (left_out, lone, kept)
 
 
 def test_a_plan_without_checks_does_no_work():

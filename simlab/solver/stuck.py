@@ -53,7 +53,11 @@ follows its hash: it keeps each pile's hash and each card's place
 (``moved_rank_hash``) and a foundation play the card played and one card per
 suit (``toggle_home``); the levels of a check start from one hash of the
 position (``raise_level``). Recomputing the key for every move tried had
-cost most of a check's time.
+cost most of a check's time. A move is looked up in the check's own table
+before ``known`` (the small table answers most lookups, the large one misses
+the cache), and moves that can only reach a position already reached, into a
+second empty row or a row's only card into an empty one, are not tried
+(``empties_alike``), as the depth-first search leaves them out.
 
 What the proof rests on: the keys. The cards kept apart are keyed apart from
 ranks (rows 52 and up of the search's keys, unused by a one-deck game's
@@ -72,7 +76,17 @@ from numba import njit
 
 from simlab.engine import kernel, moves
 from simlab.engine.compiled import allocation_free, allocation_free_inlined
-from simlab.engine.layout import CAPACITY, FIRST_FOUNDATION, MOVE_BASE, N_CARDS, N_PILES, SOURCE_LIMIT
+from simlab.engine.layout import (
+    CAPACITY,
+    FIRST_CELL,
+    FIRST_FOUNDATION,
+    MOVE_BASE,
+    N_CARDS,
+    N_PILES,
+    ROWS_ALIKE,
+    ROWS_ORDERED,
+    SOURCE_LIMIT,
+)
 from simlab.engine.position_set import add, capacity, contains, forget_added, slots_for
 
 # Positions a check searches at most, every level's added up: ``STUCK_BUDGET``, and
@@ -215,6 +229,27 @@ def place_top(rules, state, pile, places):
     """Record where ``pile``'s top card now lies in ``places``."""
     top = kernel.height(rules, state, pile) - 1
     places[kernel.card_at(rules, state, pile, top)] = pile * rules[CAPACITY] + top
+
+
+@allocation_free_inlined
+def empties_alike(rules, state, move):
+    """Whether ``move``, between rows, fills an empty row while a row before it
+    is empty too, or moves a row's only card into an empty row: where rows are
+    alike and unordered, the first reaches the position the move into the
+    first empty row reached just before it (rows are listed in order), the
+    second this very position; both would be looked up and found seen."""
+    destination = move % MOVE_BASE
+    if rules[ROWS_ALIKE] == 0 or rules[ROWS_ORDERED] == 1 or destination >= rules[FIRST_CELL]:
+        return False
+    if kernel.height(rules, state, destination) > 0:
+        return False
+    source = (move // MOVE_BASE) % MOVE_BASE
+    if source < rules[FIRST_CELL] and kernel.height(rules, state, source) == 1:
+        return True
+    for row in range(destination):
+        if kernel.height(rules, state, row) == 0:
+            return True
+    return False
 
 
 @allocation_free
@@ -428,7 +463,7 @@ def stuck_search(rules, state, zobrist, levels, key, budget, known, known_entrie
             move = legal[stack[depth, TRIED]]
             stack[depth, TRIED] += 1
             home = move % MOVE_BASE >= first_foundation
-            if home != (stack[depth, SOURCE] < sources):
+            if home != (stack[depth, SOURCE] < sources) or (not home and empties_alike(rules, state, move)):
                 continue
             # the position a move reaches is looked up before the move is made: most were seen
             if home:
@@ -441,13 +476,15 @@ def stuck_search(rules, state, zobrist, levels, key, budget, known, known_entrie
             else:
                 next_level = level
                 child = moved_rank_hash(rules, state, move, zobrist, level, values, key)
-            if contains(known, child + LIVE_SALT):
-                return STUCK_NO, nodes, keep_live(keys, stack, depth, known, known_entries), view.shape[0]
-            if contains(known, child) or contains(view, child):
+            # this check's own small table first: most moves lead back to a position it saw, and
+            # a key it holds is never one ``known`` holds as live (none is added during a check)
+            if contains(view, child) or contains(known, child):
                 if home:
                     kernel.undo_move(rules, state, move)
                     toggle_home(rules, state, move, zobrist, level, values, places)
                 continue
+            if contains(known, child + LIVE_SALT):
+                return STUCK_NO, nodes, keep_live(keys, stack, depth, known, known_entries), view.shape[0]
             if nodes >= budget:
                 return STUCK_UNKNOWN, nodes, known_entries, view.shape[0]
             if nodes >= capacity(view) and view.shape[0] < seen.shape[0]:
