@@ -54,10 +54,11 @@ follows its hash: it keeps each pile's hash and each card's place
 suit (``toggle_home``); the levels of a check start from one hash of the
 position (``raise_level``). Recomputing the key for every move tried had
 cost most of a check's time. A move is looked up in the check's own table
-before ``known`` (the small table answers most lookups, the large one misses
-the cache), and moves that can only reach a position already reached, into a
-second empty row or a row's only card into an empty one, are not tried
-(``empties_alike``), as the depth-first search leaves them out.
+before ``known`` (the small table is the cheaper to ask; the large one misses
+the cache), and where rows are alike and unordered the moves that can only
+reach a position already reached, a card into an empty row after the first or
+a row's only card into an empty row, are not tried (``empties_alike``; the
+depth-first search leaves them out too).
 
 What the proof rests on: the keys. The cards kept apart are keyed apart from
 ranks (rows 52 and up of the search's keys, unused by a one-deck game's
@@ -233,8 +234,8 @@ def place_top(rules, state, pile, places):
 
 @allocation_free_inlined
 def empties_alike(rules, state, move):
-    """Whether ``move``, between rows, fills an empty row while a row before it
-    is empty too, or moves a row's only card into an empty row: where rows are
+    """Whether ``move`` (sending nothing home) fills an empty row while a row
+    before it is empty too, or moves a row's only card into an empty row: where rows are
     alike and unordered, the first reaches the position the move into the
     first empty row reached just before it (rows are listed in order), the
     second this very position; both would be looked up and found seen."""
@@ -476,8 +477,8 @@ def stuck_search(rules, state, zobrist, levels, key, budget, known, known_entrie
             else:
                 next_level = level
                 child = moved_rank_hash(rules, state, move, zobrist, level, values, key)
-            # this check's own small table first: most moves lead back to a position it saw, and
-            # a key it holds is never one ``known`` holds as live (none is added during a check)
+            # this check's own small table first, the cheaper to ask; a key it holds is never
+            # one ``known`` holds as live (none is added during a check)
             if contains(view, child) or contains(known, child):
                 if home:
                     kernel.undo_move(rules, state, move)
