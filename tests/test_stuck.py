@@ -26,19 +26,32 @@ from simlab.engine.position_set import new_position_set
 from simlab.solver import plan_for, solve
 from simlab.solver.plan import PLAN_STUCK
 from simlab.solver.portfolio import long_and_restarts
-from simlab.solver.search import MAX_BRANCHING, STATUS_LOST
+from simlab.solver.search import (
+    MAX_BRANCHING,
+    ORDER_GUIDED,
+    STATUS_BUDGET,
+    STATUS_LOST,
+    STUCK_CAP,
+    STUCK_NODES,
+    begin_depth_first,
+    resume_depth_first,
+)
 from simlab.solver.stuck import (
+    STUCK_BUDGET,
+    STUCK_FLOOR,
     STUCK_LEVELS,
     STUCK_NO,
     STUCK_UNKNOWN,
     STUCK_YES,
     empties_alike,
+    lowered_cap,
     moved_rank_hash,
     new_check_space,
     raise_level,
     rank_hash,
     rank_values,
     stuck,
+    stuck_budget,
     stuck_levels,
     toggle_home,
     toggle_moved,
@@ -116,6 +129,34 @@ def test_a_check_gives_up_at_its_budget():
         assert nodes <= 5
         gave_up += status == STUCK_UNKNOWN
     assert gave_up >= 1
+
+
+def test_a_check_that_gives_up_halves_the_cap_of_the_next_down_to_the_floor():
+    assert lowered_cap(STUCK_BUDGET) == STUCK_BUDGET // 2
+    assert lowered_cap(2 * STUCK_FLOOR + 2) == STUCK_FLOOR + 1
+    assert lowered_cap(STUCK_FLOOR + 1) == lowered_cap(STUCK_FLOOR) == STUCK_FLOOR
+    assert lowered_cap(5) == 5  # a small search's cap, under the floor, stays as it is
+
+
+def test_checks_that_give_up_lower_the_cap_of_their_level_only():
+    """Streets and Alleys 1,000,528: from the long search's first positions on,
+    checks asking for 4 plays give up at the cap. That level's cap is lower
+    afterwards, the levels whose checks did not give up keep the search's, and
+    the checks saw fewer positions than a full cap per check that gave up."""
+    game = make_game("streets_and_alleys")
+    plan = plan_for(game)
+    start = game.initial_state(1_000_528)
+    budget = 32_000_000
+    search = begin_depth_first(game.rules, plan.array, start.array.copy(), start.chance, plan.zobrist, budget, 25,
+                               ORDER_GUIDED, 0)
+    cap = int(search.counters[STUCK_CAP])
+    assert cap == stuck_budget(budget) == STUCK_BUDGET
+    status, _, search = resume_depth_first(game.rules, plan.zobrist, ORDER_GUIDED, 0, search, 3 * cap)
+    caps = search.checks.caps
+    assert status == STATUS_BUDGET
+    assert STUCK_FLOOR <= caps[4] < cap, caps
+    assert all(caps[level] == -1 for level in (1, 2, 3)), caps
+    assert search.counters[STUCK_NODES] < 3 * cap
 
 
 def test_a_position_found_stuck_before_is_stuck_without_a_search():
