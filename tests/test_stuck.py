@@ -32,7 +32,6 @@ from simlab.solver.search import (
     STATUS_BUDGET,
     STATUS_LOST,
     STUCK_CAP,
-    STUCK_NODES,
     begin_depth_first,
     resume_depth_first,
 )
@@ -141,8 +140,7 @@ def test_a_check_that_gives_up_halves_the_cap_of_the_next_down_to_the_floor():
 def test_checks_that_give_up_lower_the_cap_of_their_level_only():
     """Streets and Alleys 1,000,528: from the long search's first positions on,
     checks asking for 4 plays give up at the cap. That level's cap is lower
-    afterwards, the levels whose checks did not give up keep the search's, and
-    the checks saw fewer positions than a full cap per check that gave up."""
+    afterwards, and the levels whose checks did not give up keep the search's."""
     game = make_game("streets_and_alleys")
     plan = plan_for(game)
     start = game.initial_state(1_000_528)
@@ -156,7 +154,6 @@ def test_checks_that_give_up_lower_the_cap_of_their_level_only():
     assert status == STATUS_BUDGET
     assert STUCK_FLOOR <= caps[4] < cap, caps
     assert all(caps[level] == -1 for level in (1, 2, 3)), caps
-    assert search.counters[STUCK_NODES] < 3 * cap
 
 
 def test_a_position_found_stuck_before_is_stuck_without_a_search():
