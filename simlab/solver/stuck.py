@@ -399,7 +399,7 @@ def stuck_levels(rules, state, zobrist, most, cap, left, known, known_entries, s
         status, found, known_entries = search_from(
             rules, zobrist, levels, start, min(level_cap, left - nodes), known, known_entries, space, legal
         )
-        if status == STUCK_UNKNOWN and level_cap <= left - nodes and levels < MAX_LEVELS:
+        if status == STUCK_UNKNOWN and level_cap <= left - nodes and levels < space.caps.shape[0]:
             space.caps[levels] = lowered_cap(level_cap)
         nodes += found
         if status != STUCK_NO:
