@@ -28,7 +28,14 @@ Knobs (environment variables, no command line):
   milliseconds: Solvitaire's ``--timeout`` is wall time, so it is stretched by the share
   of a core this run has been getting (``benchmarks.solvitaire.WallCap``);
   ``SIMLAB_BENCH_SOLVITAIRE_WALL_CAP=1`` passes it unstretched, a plain wall cap;
-- ``SIMLAB_BENCH_GAMES=a,b``: only these games.
+- ``SIMLAB_BENCH_GAMES=a,b``: only these games;
+- ``SIMLAB_BENCH_RETRY_BUDGET=N``: solve each deal left unknown again at N positions, in a
+  child process after the game's deals (``SIMLAB_BENCH_RETRY_TABLE_BITS``, default 28, sizes
+  its table), as Blake and Gent re-ran their unresolved deals with more resources; the
+  unresolved share and mean CPU per deal with the retries (both searches' CPU counted) are
+  printed beside Blake and Gent's figures (``BLAKE_GENT``): their moonshot is their
+  unresolved share at a tenth of their CPU per deal. The retries' peak memory is the
+  child's, apart from the default-budget searches'.
 
 Timing: our solver runs in this process, timed with ``time.process_time``
 (warm-up solves first, up to a won deal, so compiling or loading the kernels is not timed);
@@ -77,6 +84,10 @@ TARGETS = {
 }
 # Freecell Solver plays these (its Beleaguered Castle preset); not Fortress or Chessboard.
 FCSOLVE_GAMES = {"beleaguered_castle", "streets_and_alleys", "citadel"}
+# game -> (unresolved share, mean CPU-s per run) of Blake and Gent's 2,000,000 deals (Solvitaire,
+# unresolved deals re-run with more resources; their Tables 2 and 8): the issue's moonshot is
+# their share at a tenth of their CPU per deal
+BLAKE_GENT = {"beleaguered_castle": (1_361 / 2_000_000, 4.9), "streets_and_alleys": (4_642 / 2_000_000, 29.0)}
 TARGET_DEALS = range(1, 1001)  # the deals the targets above are set on
 DEAL_COUNT = int(os.environ.get("SIMLAB_BENCH_DEALS", str(len(TARGET_DEALS))))
 FIRST_DEAL = int(os.environ.get("SIMLAB_BENCH_FIRST_DEAL", str(TARGET_DEALS[0])))
@@ -89,6 +100,8 @@ FCSOLVE_TIMEOUT = 300.0
 SOLVITAIRE_GAMES = set(PRESETS)
 SOLVITAIRE_TIMEOUT_MS = int(os.environ.get("SIMLAB_BENCH_SOLVITAIRE_TIMEOUT_MS", str(DEFAULT_TIMEOUT_MS)))
 SOLVITAIRE_STRETCH = os.environ.get("SIMLAB_BENCH_SOLVITAIRE_WALL_CAP", "0") != "1"
+RETRY_BUDGET = int(os.environ.get("SIMLAB_BENCH_RETRY_BUDGET", "0"))  # 0: no retries
+RETRY_TABLE_BITS = int(os.environ.get("SIMLAB_BENCH_RETRY_TABLE_BITS", "28"))
 CPU_CAPS = (0.01, 0.1, 1.0, 10.0)  # the resolved-within-cap curve, CPU seconds per deal
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results" / "bench"
 
@@ -274,6 +287,48 @@ def bench_game(name: str, use_fcs: bool, writer, solvitaire: str | None = None) 
             "fcs_maxrss_kb": fcs_peak_kb}
 
 
+def retry_deals(name: str, deals: list[int], budget: int, table_bits: int) -> tuple[list[dict], int]:
+    """Solve ``deals`` of ``name`` again at ``budget`` positions in a table of ``2**table_bits``
+    slots (run in a child process by ``retry_in_child``): each deal's verdict, positions and
+    CPU-s, and the process's peak RSS in KiB."""
+    game = make_game(name)
+    warm_up(game)
+    rows = []
+    for deal in deals:
+        start = time.process_time()
+        result = solve(game, deal, budget=budget, table_bits=table_bits)
+        rows.append({"game": name, "deal": deal, "budget": budget, "table_bits": table_bits,
+                     "verdict": result.verdict, "reason": result.reason, "nodes": result.nodes,
+                     "check_nodes": result.check_nodes, "cpu_s": round(time.process_time() - start, 6)})
+    return rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def retry_in_child(name: str, deals: list[int]) -> tuple[list[dict], int]:
+    """``retry_deals`` at ``RETRY_BUDGET`` in a child process, so its larger table is
+    not counted in this process's peak memory (the default-budget searches')."""
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as child:
+        return child.submit(retry_deals, name, deals, RETRY_BUDGET, RETRY_TABLE_BITS).result()
+
+
+def _retry_summary(rows: list[dict], retried: list[dict], maxrss_kb: int) -> None:
+    """The deals left unknown, solved again at ``RETRY_BUDGET``: what they came to, and the
+    unresolved share and mean CPU per deal with them beside Blake and Gent's (``BLAKE_GENT``)."""
+    counts = {v: sum(r["verdict"] == v for r in retried) for v in ("won", "lost", "unknown")}
+    extra = sum(r["cpu_s"] for r in retried)
+    print(f"   retried  {len(retried)} unknown deals at {RETRY_BUDGET:,} positions (2**{RETRY_TABLE_BITS} slots):"
+          f" won {counts['won']}  lost {counts['lost']}  unknown {counts['unknown']}, {extra:.1f} CPU-s"
+          f" (peak RSS of the retrying process {maxrss_kb / 1024:.0f} MiB)")
+    unresolved = counts["unknown"] / len(rows)
+    mean = (sum(r["cpu_s"] for r in rows) + extra) / len(rows)
+    line = f"            with the retries: unresolved {100 * unresolved:.3f}%, mean {mean:.3f} CPU-s per deal"
+    if rows[0]["game"] in BLAKE_GENT:
+        share, cpu = BLAKE_GENT[rows[0]["game"]]
+        met = unresolved <= share and mean <= cpu / 10
+        line += (f"; Blake and Gent {100 * share:.3f}% at {cpu:g} (moonshot, at most {100 * share:.3f}%"
+                 f" under {cpu / 10:g} CPU-s: {'met' if met else 'MISSED'})")
+    print(line)
+
+
 def resolved_within(verdicts: list[str], cpu: list[float], caps: tuple[float, ...] = CPU_CAPS) -> list[int]:
     """How many deals were resolved (won or lost) within each CPU cap."""
     return [sum(v in ("won", "lost") and s <= cap for v, s in zip(verdicts, cpu)) for cap in caps]
@@ -405,6 +460,7 @@ def run() -> None:
               "fcs_verdict", "fcs_states", "fcs_cpu_s",
               "sol_verdict", "sol_outcome", "sol_cpu_s", "sol_wall_s", "sol_timeout_ms", "sol_maxrss_kb", "note"]
     compile_in_child(GAMES)
+    retries_path = new_results_file(RESULTS_DIR, "solver-retries") if RETRY_BUDGET > 0 else None
     with open(path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
@@ -414,13 +470,29 @@ def run() -> None:
             with_sol = solvitaire if name in SOLVITAIRE_GAMES else None
             summary = bench_game(name, with_fcs, writer, with_sol)
             _summary(summary, with_fcs, with_sol is not None)
+            if retries_path is not None:
+                retry(summary["rows"], retries_path)
             fcs_peak_kb = max(fcs_peak_kb, summary.get("fcs_maxrss_kb", 0))
             handle.flush()
     if use_fcs and FCSOLVE_GAMES.intersection(GAMES):
         print(f"   fc-solve peak RSS (largest run) {fcs_peak_kb / 1024:.0f} MiB")
     if solvitaire:
         print(f"   Solvitaire: {solvitaire}")
-    print(f"per-deal results: {path}")
+    print(f"per-deal results: {path}" + (f", retries: {retries_path}" if retries_path else ""))
+
+
+def retry(rows: list[dict], path: Path) -> None:
+    """Solve the deals of ``rows`` left unknown again (``retry_in_child``), add them to
+    ``path`` and print ``_retry_summary``."""
+    unknown = [r["deal"] for r in rows if r["verdict"] == "unknown"]
+    retried, maxrss_kb = retry_in_child(rows[0]["game"], unknown) if unknown else ([], 0)
+    fields = ["game", "deal", "budget", "table_bits", "verdict", "reason", "nodes", "check_nodes", "cpu_s"]
+    with open(path, "a", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        if handle.tell() == 0:
+            writer.writeheader()
+        writer.writerows(retried)
+    _retry_summary(rows, retried, maxrss_kb)
 
 
 if __name__ == "__main__":
