@@ -44,7 +44,9 @@ each run's child (``benchmarks.solvitaire.run_timed``).
 Peak memory is ``ru_maxrss`` of this process (and of the largest fc-solve run); the
 kernels are compiled in a child process first (``compile_in_child``), so it is the
 searches' peak, not the compiler's.
-Every deal is written to ``results/bench/solver-<time>.csv`` (a new file per run).
+Every deal is written to ``results/bench/solver-<time>.csv`` (a new file per run), and
+with retries every deal solved again to ``results/bench/solver-retries-<time>.csv``
+(game, deal, budget, table_bits, verdict, reason, nodes, check_nodes, cpu_s).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from benchmarks.solvitaire import DEFAULT_TIMEOUT_MS, PRESETS, WallCap, binary, 
 from simlab import make_game
 from simlab.boards import fcs_board, solvitaire_deal
 from simlab.engine.game import Game, State
+from simlab.experiments.stats import wilson_interval
 from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, solve
 from simlab.solver.plan import RESTART_STRATEGIES, plan_for
 from simlab.solver.portfolio import restart
@@ -86,7 +89,8 @@ TARGETS = {
 FCSOLVE_GAMES = {"beleaguered_castle", "streets_and_alleys", "citadel"}
 # game -> (unresolved share, mean CPU-s per run) of Blake and Gent's 2,000,000 deals (Solvitaire,
 # unresolved deals re-run with more resources; their Tables 2 and 8): the issue's moonshot is
-# their share at a tenth of their CPU per deal
+# their share at a tenth of their CPU. Per run, not per deal: their CPU-days over their deals,
+# reruns included, come to 6.5 and 29 CPU-s a deal, so a tenth of the per-run mean is the stricter.
 BLAKE_GENT = {"beleaguered_castle": (1_361 / 2_000_000, 4.9), "streets_and_alleys": (4_642 / 2_000_000, 29.0)}
 TARGET_DEALS = range(1, 1001)  # the deals the targets above are set on
 DEAL_COUNT = int(os.environ.get("SIMLAB_BENCH_DEALS", str(len(TARGET_DEALS))))
@@ -102,6 +106,7 @@ SOLVITAIRE_TIMEOUT_MS = int(os.environ.get("SIMLAB_BENCH_SOLVITAIRE_TIMEOUT_MS",
 SOLVITAIRE_STRETCH = os.environ.get("SIMLAB_BENCH_SOLVITAIRE_WALL_CAP", "0") != "1"
 RETRY_BUDGET = int(os.environ.get("SIMLAB_BENCH_RETRY_BUDGET", "0"))  # 0: no retries
 RETRY_TABLE_BITS = int(os.environ.get("SIMLAB_BENCH_RETRY_TABLE_BITS", "28"))
+RETRY_FIELDS = ["game", "deal", "budget", "table_bits", "verdict", "reason", "nodes", "check_nodes", "cpu_s"]
 CPU_CAPS = (0.01, 0.1, 1.0, 10.0)  # the resolved-within-cap curve, CPU seconds per deal
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results" / "bench"
 
@@ -310,6 +315,39 @@ def retry_in_child(name: str, deals: list[int]) -> tuple[list[dict], int]:
         return child.submit(retry_deals, name, deals, RETRY_BUDGET, RETRY_TABLE_BITS).result()
 
 
+def check_retry_budget() -> None:
+    """Refuse a retry budget that is not above the default one: the retries would
+    only repeat the searches that left the deals unknown."""
+    if 0 < RETRY_BUDGET <= DEFAULT_BUDGET:
+        raise SystemExit(f"SIMLAB_BENCH_RETRY_BUDGET={RETRY_BUDGET}: expected 0 (no retries) or more than"
+                         f" the default budget, {DEFAULT_BUDGET:,} positions")
+
+
+def retry(rows: list[dict], path: Path) -> None:
+    """Solve the deals of ``rows`` left unknown again (``retry_in_child``), add them to
+    ``path`` and print ``_retry_summary``; a retry that fails is reported, and the run goes on."""
+    unknown = [r["deal"] for r in rows if r["verdict"] == "unknown"]
+    if not unknown:
+        print("   retried  nothing: no deal was left unknown")
+        return
+    try:
+        retried, maxrss_kb = retry_in_child(rows[0]["game"], unknown)
+    except Exception as error:  # the child died (out of memory, killed): this game's retries only
+        print(f"   retried  FAILED ({type(error).__name__}: {error}): deals {unknown} were not solved again")
+        return
+    write_retries(path, retried)
+    _retry_summary(rows, retried, maxrss_kb)
+
+
+def write_retries(path: Path, retried: list[dict]) -> None:
+    """Append ``retried`` (``retry_deals``'s rows) to ``path``, with a header if it is empty."""
+    with open(path, "a", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=RETRY_FIELDS)
+        if handle.tell() == 0:
+            writer.writeheader()
+        writer.writerows(retried)
+
+
 def _retry_summary(rows: list[dict], retried: list[dict], maxrss_kb: int) -> None:
     """The deals left unknown, solved again at ``RETRY_BUDGET``: what they came to, and the
     unresolved share and mean CPU per deal with them beside Blake and Gent's (``BLAKE_GENT``)."""
@@ -319,14 +357,16 @@ def _retry_summary(rows: list[dict], retried: list[dict], maxrss_kb: int) -> Non
           f" won {counts['won']}  lost {counts['lost']}  unknown {counts['unknown']}, {extra:.1f} CPU-s"
           f" (peak RSS of the retrying process {maxrss_kb / 1024:.0f} MiB)")
     unresolved = counts["unknown"] / len(rows)
+    low, high = wilson_interval(counts["unknown"], len(rows))
     mean = (sum(r["cpu_s"] for r in rows) + extra) / len(rows)
-    line = f"            with the retries: unresolved {100 * unresolved:.3f}%, mean {mean:.3f} CPU-s per deal"
+    print(f"            with the retries: unresolved {counts['unknown']} of {len(rows)}, {100 * unresolved:.3f}%"
+          f" (95% {100 * low:.3f}-{100 * high:.3f}%), mean {mean:.3f} CPU-s per deal")
     if rows[0]["game"] in BLAKE_GENT:
         share, cpu = BLAKE_GENT[rows[0]["game"]]
         met = unresolved <= share and mean <= cpu / 10
-        line += (f"; Blake and Gent {100 * share:.3f}% at {cpu:g} (moonshot, at most {100 * share:.3f}%"
-                 f" under {cpu / 10:g} CPU-s: {'met' if met else 'MISSED'})")
-    print(line)
+        print(f"            Blake and Gent {100 * share:.3f}% unresolved at {cpu:g} CPU-s a run; moonshot, on the"
+              f" point estimate: at most {100 * share:.3f}%, at most {cpu / 10:g} CPU-s a deal:"
+              f" {'met' if met else 'MISSED'}")
 
 
 def resolved_within(verdicts: list[str], cpu: list[float], caps: tuple[float, ...] = CPU_CAPS) -> list[int]:
@@ -451,6 +491,7 @@ def solvitaire_program() -> str | None:
 
 
 def run() -> None:
+    check_retry_budget()
     use_fcs = USE_FCSOLVE and FCSOLVE is not None
     if USE_FCSOLVE and FCSOLVE is None:
         print("fc-solve is not installed: its columns are skipped")
@@ -479,20 +520,6 @@ def run() -> None:
     if solvitaire:
         print(f"   Solvitaire: {solvitaire}")
     print(f"per-deal results: {path}" + (f", retries: {retries_path}" if retries_path else ""))
-
-
-def retry(rows: list[dict], path: Path) -> None:
-    """Solve the deals of ``rows`` left unknown again (``retry_in_child``), add them to
-    ``path`` and print ``_retry_summary``."""
-    unknown = [r["deal"] for r in rows if r["verdict"] == "unknown"]
-    retried, maxrss_kb = retry_in_child(rows[0]["game"], unknown) if unknown else ([], 0)
-    fields = ["game", "deal", "budget", "table_bits", "verdict", "reason", "nodes", "check_nodes", "cpu_s"]
-    with open(path, "a", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields)
-        if handle.tell() == 0:
-            writer.writeheader()
-        writer.writerows(retried)
-    _retry_summary(rows, retried, maxrss_kb)
 
 
 if __name__ == "__main__":
