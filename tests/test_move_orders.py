@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_layout_summaries import RULE_SETS
 
 from simlab import make_game
 from simlab.engine import kernel
 from simlab.engine.game import State
 from simlab.engine.incremental import start_tracking
-from simlab.engine.layout import N_CARDS, N_PILES
+from simlab.engine.layout import EMPTY_FILL, FILL_NONE, N_CARDS, N_PILES, ROWS_ALIKE, ROWS_ORDERED
 from simlab.solver.search import (
     MAX_BRANCHING,
     ORDER_GUIDED,
@@ -70,3 +71,19 @@ def test_the_seeded_orders_depend_on_the_seed(order: int) -> None:
     state = game.initial_state(5)
     orders = {tuple(moves_in_order(game, state, order, seed)) for seed in range(1, 21)}
     assert len(orders) > 5
+
+
+@pytest.mark.parametrize(("game_name", "params"), list(RULE_SETS.values()), ids=list(RULE_SETS))
+def test_rows_are_alike_and_ordered_rows_never_take_a_card_into_a_space(game_name: str, params: dict) -> None:
+    """What the searches rest on, for every game and rule set. The position hash sums
+    rows without their identity (``kernel.pile_term``), which is right only where rows
+    are alike. And ``worth_searching`` leaves out a card into an empty row after the
+    first, and a row's only card into an empty row, as repeating another position,
+    without asking whether the rows' order is part of a position (``ROWS_ORDERED``:
+    a redeal gathers them in order); it never needs to, because no game with ordered
+    rows lets a player fill a space. A rule set that broke either would make the
+    solver prune positions it must search; this says so before it does."""
+    rules = make_game(game_name, **params).rules
+    assert rules[ROWS_ALIKE] == 1, "rows that differ: the position hash would merge positions that are not alike"
+    if rules[ROWS_ORDERED] == 1:
+        assert rules[EMPTY_FILL] == FILL_NONE, "ordered rows taking a card into a space: see worth_searching"

@@ -310,6 +310,8 @@ def worth_searching(rules, state, move, last_moved_to, first_empty_row, first_em
     elif source >= rules[FIRST_FOUNDATION]:
         return foundation_card_may_return(rules, state)
     if destination < rules[FIRST_FOUNDATION] and kernel.height(rules, state, destination) == 0:
+        # rows are alike in every game, and none whose rows are ordered takes a card into a
+        # space (``tests/test_move_orders.py`` pins both), so rows need no test of either here
         if destination < rules[FIRST_CELL]:
             if destination != first_empty_row:
                 return False
