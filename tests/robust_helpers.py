@@ -71,10 +71,16 @@ def default_interrupt() -> None:
 
 
 def stored_rows(output: Path) -> list[tuple[Any, ...]]:
-    """(deal, verdict, end_reason, error) of every stored row; [] before the database exists."""
+    """(deal, verdict, end_reason, error) of every stored row; [] before the database exists.
+    Opened read-only, which never creates the file: a plain connect made an empty
+    ``results.sqlite`` when it asked before the run had written its own, and the run then
+    refused it as damaged (a test that polls while a run starts)."""
     try:
-        with sqlite3.connect(output / "results.sqlite", timeout=5) as db:
+        db = sqlite3.connect(f"file:{output / 'results.sqlite'}?mode=ro", uri=True, timeout=5)
+        try:
             return db.execute("SELECT deal, verdict, end_reason, error FROM deals ORDER BY deal").fetchall()
+        finally:
+            db.close()
     except sqlite3.OperationalError:
         return []
 
