@@ -245,12 +245,18 @@ def warm_up_games(games: list[str]) -> None:
         warm_up(make_game(name))
 
 
+def in_child(function, *args):
+    """``function(*args)`` in a fresh (spawned) child process, and its result: what the
+    child holds in memory is not counted in this process's peak."""
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as child:
+        return child.submit(function, *args).result()
+
+
 def compile_in_child(games: list[str]) -> None:
     """Warm up ``games`` in a child process first, so this process loads the
     compiled kernels from numba's cache: compiling here would leave about 340 MiB
     more resident before the first deal, which its peak memory would count."""
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as child:
-        child.submit(warm_up_games, games).result()
+    in_child(warm_up_games, games)
 
 
 def bench_game(name: str, use_fcs: bool, writer, solvitaire: str | None = None) -> dict:
@@ -311,8 +317,7 @@ def retry_deals(name: str, deals: list[int], budget: int, table_bits: int) -> tu
 def retry_in_child(name: str, deals: list[int]) -> tuple[list[dict], int]:
     """``retry_deals`` at ``RETRY_BUDGET`` in a child process, so its larger table is
     not counted in this process's peak memory (the default-budget searches')."""
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as child:
-        return child.submit(retry_deals, name, deals, RETRY_BUDGET, RETRY_TABLE_BITS).result()
+    return in_child(retry_deals, name, deals, RETRY_BUDGET, RETRY_TABLE_BITS)
 
 
 def check_retry_budget() -> None:

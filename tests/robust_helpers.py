@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from simlab.experiments.store import DATABASE_NAME
+
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
 SIMLAB = [sys.executable, "-m", "simlab.cli"]
@@ -73,10 +75,10 @@ def default_interrupt() -> None:
 def stored_rows(output: Path) -> list[tuple[Any, ...]]:
     """(deal, verdict, end_reason, error) of every stored row; [] before the database exists.
     Opened read-only, which never creates the file: a plain connect made an empty
-    ``results.sqlite`` when it asked before the run had written its own, and the run then
+    database when it asked before the run had written its own, and the run then
     refused it as damaged (a test that polls while a run starts)."""
     try:
-        db = sqlite3.connect(f"file:{output / 'results.sqlite'}?mode=ro", uri=True, timeout=5)
+        db = sqlite3.connect(f"file:{output / DATABASE_NAME}?mode=ro", uri=True, timeout=5)
         try:
             return db.execute("SELECT deal, verdict, end_reason, error FROM deals ORDER BY deal").fetchall()
         finally:
