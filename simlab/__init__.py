@@ -1,6 +1,6 @@
 """simlab: Monte Carlo win rates of patience games."""
 
-from simlab.api import load_config, run, summarize
+from simlab.api import env, load_config, load_results, run, summarize
 from simlab.engine import Game, Move, Observation, State
 from simlab.games import GAMES, make_game
 from simlab.play import deal_rng, play_deal
@@ -10,6 +10,6 @@ from simlab.version import __version__
 
 __all__ = [
     "GAMES", "POLICIES", "Game", "Move", "Observation", "PlayRecord", "Policy", "SolveResult", "State",
-    "__version__", "deal_rng", "load_config", "make_game", "make_policy", "play_deal", "run",
-    "solve", "summarize",
+    "__version__", "deal_rng", "env", "load_config", "load_results", "make_game", "make_policy", "play_deal",
+    "run", "solve", "summarize",
 ]

@@ -1,4 +1,5 @@
-"""The notebook API of experiments: ``run``, ``summarize``, ``load_config``.
+"""The notebook API: ``run``, ``summarize``, ``load_results``, ``load_config`` for
+experiments, and ``env`` for one deal played step by step.
 
 ``import simlab`` imports this module, in every worker process too. The runner
 and the tables bring pandas, scipy, matplotlib and joblib, so ``run`` and
@@ -10,14 +11,17 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
+from simlab.engine.environment import Environment
+from simlab.engine.game import Game
 from simlab.experiments.config import ExperimentConfig, config_from_dict, load_config, with_overrides
+from simlab.games import make_game
 
 if TYPE_CHECKING:  # annotations only: pandas is one of the heavy imports (module docstring)
     import pandas as pd
 
-__all__ = ["load_config", "run", "summarize"]
+__all__ = ["env", "load_config", "load_results", "run", "summarize"]
 
 
 def run(config: str | Path | dict[str, Any] | ExperimentConfig, *, n_jobs: int | None = None,
@@ -56,9 +60,35 @@ def run(config: str | Path | dict[str, Any] | ExperimentConfig, *, n_jobs: int |
     return outcome.frame
 
 
-def summarize(frame: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+def summarize(deals: pd.DataFrame | str | Path, level: float = 0.95) -> pd.DataFrame:
     """Per game and policy: deals, won, lost, unknown, win rate, Wilson interval,
-    the range with unknowns as losses and as wins, mean moves and effort."""
+    the range with unknowns as losses and as wins, mean moves and effort.
+
+    Args:
+        deals: the per-deal table (``run``, ``load_results``) or an output folder.
+        level: the intervals' confidence level.
+    """
     from simlab.experiments.tables import summarize as table  # when called: see the module docstring
 
-    return table(frame, level)
+    return table(load_results(deals) if isinstance(deals, (str, Path)) else deals, level)
+
+
+def load_results(folder: str | Path) -> pd.DataFrame:
+    """The per-deal table of an experiment already run (its output folder's ``deals.csv``),
+    as ``run`` returns it; ``summarize`` gives its win rates with their intervals.
+
+    Raises:
+        ConfigError: the folder holds no per-deal table simlab wrote (the message names the file).
+    """
+    from simlab.experiments.store import read_deals  # when called: see the module docstring
+
+    return read_deals(Path(folder))
+
+
+def env(game: str | Game, deal: int, observe: bool = True, max_moves: int | None = None,
+        params: Mapping[str, Any] | None = None, /, **game_params: Any) -> Environment:
+    """Deal ``deal`` of ``game`` (a name, its parameters as a mapping or keywords, or a
+    ``Game``) to play step by step (``simlab.engine.environment``): ``reset``,
+    ``legal_moves``, ``step``, ``observation``, ``clone``. With ``observe`` (the default)
+    the agent sees only what a player sees; ``max_moves`` cuts a game short (``truncated``)."""
+    return Environment(make_game(game, params, **game_params), deal, observe=observe, max_moves=max_moves)

@@ -184,3 +184,17 @@ def option_type(param: Param) -> Callable[[str], Any]:
 
     convert.__name__ = param.describe()  # what argparse would name the type
     return convert
+
+
+def merged_params(params: Mapping[str, Any] | None, keywords: Mapping[str, Any], kind: str) -> dict[str, Any]:
+    """A mapping of parameters and keyword parameters as one dict (``kind``: "game",
+    "policy", for the message); a key given both ways is an error."""
+    if params is None:
+        return dict(keywords)
+    if not isinstance(params, Mapping):
+        raise ParameterError(f"{kind} parameters are a mapping (a dict of name: value); got "
+                             f"{type(params).__name__} {params!r}.")
+    twice = sorted(set(params) & set(keywords))
+    if twice:
+        raise ParameterError(f"{kind} parameter(s) {twice} given both in the mapping and as keywords.")
+    return {**params, **keywords}

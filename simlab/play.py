@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import zlib
+from typing import Any, Mapping
 
 import numpy as np
 
 from simlab.engine.game import Game
+from simlab.games import make_game
+from simlab.policies import make_policy
 from simlab.policies.base import Policy
 from simlab.policies.record import PlayRecord
 
@@ -27,8 +30,15 @@ def deal_rng(deal_number: int, root_seed: int, component: str, attempt: int = 0)
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy)))
 
 
-def play_deal(game: Game, policy: Policy, deal_number: int, root_seed: int = 0,
-              attempt: int = 0) -> PlayRecord:
-    """Let ``policy`` play deal ``deal_number`` of ``game`` from its start (try ``attempt``)."""
+def play_deal(game: str | Game, policy: str | Policy, deal_number: int, root_seed: int = 0,
+              attempt: int = 0, *, game_params: Mapping[str, Any] | None = None,
+              policy_params: Mapping[str, Any] | None = None) -> PlayRecord:
+    """Let ``policy`` play deal ``deal_number`` of ``game`` from its start (try ``attempt``).
+
+    ``game`` and ``policy`` are objects or registered names (``play_deal("citadel", "greedy", 5)``),
+    a name's parameters in ``game_params`` / ``policy_params`` (``make_game``, ``make_policy``).
+    """
+    game = make_game(game, game_params)
+    policy = make_policy(policy, policy_params)
     rng = deal_rng(deal_number, root_seed, f"policy:{policy.registered_name}", attempt)
     return policy.play(game, game.initial_state(deal_number), rng)

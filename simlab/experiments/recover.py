@@ -26,6 +26,7 @@ from simlab.experiments.report import MANIFEST
 from simlab.experiments.space import disk_full_is_bad_input
 from simlab.experiments.store import (
     DATABASE_NAME,
+    DEALS_CSV,
     FOREIGN,
     KEY_COLUMN,
     OPTIONAL_COLUMNS,
@@ -36,7 +37,6 @@ from simlab.experiments.store import (
     typed_deals,
 )
 
-DEALS_CSV = "deals.csv"
 SIDE_FILES = ("", "-wal", "-shm")  # the database and SQLite's files beside it
 
 

@@ -523,3 +523,25 @@ def typed_deals(frame: pd.DataFrame) -> pd.DataFrame:
     if "bound_value" in frame:
         frame["bound_value"] = _numbers(frame["bound_value"]).astype("float64")
     return frame
+
+
+DEALS_CSV = "deals.csv"
+
+
+def read_deals(folder: Path) -> pd.DataFrame:
+    """The per-deal table of an output folder as its last run or report wrote it
+    (``deals.csv``), with its documented dtypes; the folder is only read.
+
+    Raises:
+        ConfigError: the folder has no ``deals.csv`` or it is not the table simlab writes.
+    """
+    path = Path(folder) / DEALS_CSV
+    if not path.is_file():
+        raise ConfigError(f"{path}: expected the per-deal table of an experiment's output folder, found "
+                          f"{'no such file' if not path.exists() else 'something that is not a file'}. "
+                          "Run the experiment first (simlab run FILE), or name its output folder.")
+    try:
+        return typed_deals(pd.read_csv(path, keep_default_na=False, dtype={KEY_COLUMN: str}))
+    except (OSError, ValueError, KeyError, TypeError, pd.errors.ParserError) as error:
+        raise ConfigError(f"{path}: expected the per-deal table simlab writes, found a column missing or a "
+                          f"value of another type ({type(error).__name__}: {error}).") from None

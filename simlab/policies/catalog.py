@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Mapping
 
 from simlab.engine.game import Game
-from simlab.errors import SimlabError, UnknownNameError
-from simlab.params import resolve_params
+from simlab.errors import ParameterError, SimlabError, UnknownNameError
+from simlab.params import merged_params, resolve_params
 from simlab.policies.base import Policy
 from simlab.registry import Registry, did_you_mean
 
@@ -75,10 +75,26 @@ def refuse_unplayable(policy: Policy, game: Game, policy_label: str | None = Non
                               f"'{game_label or game.name}': {reason}")
 
 
-def make_policy(name: str, **params: Any) -> Policy:
-    """Build a policy by registered name or ``module:Class``, checking ``params``."""
-    cls = policy_class(name)
-    declared = cls.all_parameters()
-    policy = cls(**resolve_params(f"policy '{name}'", declared, params))
-    policy.registered_name = name
-    return policy
+def make_policy(policy: str | Policy, params: Mapping[str, Any] | None = None, /,
+                **keywords: Any) -> Policy:
+    """The policy called ``policy`` (a registered name or ``module:Class``), its parameters
+    checked, given as a mapping, as keywords or both; a ``Policy`` object is returned as it is.
+
+    Raises:
+        UnknownNameError: an unknown policy or parameter (with did-you-mean).
+        ParameterError: a value its declaration does not allow; parameters given with a
+            ``Policy`` object; ``policy`` neither a name nor a ``Policy``.
+    """
+    given = merged_params(params, keywords, "policy")
+    if isinstance(policy, Policy):
+        if given:
+            raise ParameterError(f"policy parameters {sorted(given)} go with a policy's name, not with the "
+                                 f"policy object {policy!r}, which has its own.")
+        return policy
+    if not isinstance(policy, str):
+        raise ParameterError(f"a policy is a registered name (see simlab.POLICIES), module:Class or a "
+                             f"simlab.Policy; got {type(policy).__name__} {policy!r}.")
+    cls = policy_class(policy)
+    made = cls(**resolve_params(f"policy '{policy}'", cls.all_parameters(), given))
+    made.registered_name = policy
+    return made

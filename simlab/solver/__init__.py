@@ -11,10 +11,12 @@ or the table ran out.
 from __future__ import annotations
 
 import time
+from typing import Any, Mapping
 
 from simlab.compiling import compile_clock
 from simlab.engine.game import Game, State
 from simlab.errors import SimlabError
+from simlab.games import make_game
 from simlab.solver.heap import return_large_blocks
 from simlab.solver.plan import SearchPlan, plan_for
 from simlab.solver.portfolio import portfolio_verdict
@@ -41,10 +43,12 @@ class SolverError(SimlabError):
 
 
 def solve(
-    game: Game,
+    game: str | Game,
     deal: int | State,
     budget: int = DEFAULT_BUDGET,
     table_bits: int = DEFAULT_TABLE_BITS,
+    *,
+    game_params: Mapping[str, Any] | None = None,
 ) -> SolveResult:
     """Solve a deal (by number) or any position of ``game`` as its search plan
     says (``simlab.solver.plan``), seeing every card
@@ -52,7 +56,8 @@ def solve(
     verdict is ``thoughtful``: an upper bound on a player who cannot see them).
 
     Args:
-        game: the game.
+        game: the game, or its registered name (``solve("citadel", 5)``), with
+            ``game_params`` for a name's parameters (``simlab.make_game``).
         deal: a deal number, or a ``State``.
         budget: the most distinct positions to search to decide (a loss's
             confirming search, ``SolveResult.check_nodes``, comes on top: at
@@ -60,6 +65,7 @@ def solve(
         table_bits: the transposition table holds ``2**table_bits`` positions
             (8 bytes each); when it is 75% full the verdict is ``unknown``.
     """
+    game = make_game(game, game_params)
     plan = plan_for(game)
     information = plan.information
     start = game.initial_state(deal) if isinstance(deal, int) else deal
