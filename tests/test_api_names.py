@@ -80,7 +80,8 @@ def test_load_results_reads_a_folder_back_and_summarize_takes_it(tmp_path: Path)
     summary = simlab.summarize(str(tmp_path / "api"))
     assert summary.equals(simlab.summarize(deals))
     assert {"win_rate", "wilson_low", "wilson_high"} <= set(summary.columns)
-    assert (summary["wilson_low"] <= summary["win_rate"]).all() and (summary["win_rate"] <= summary["wilson_high"]).all()
+    assert (summary["wilson_low"] <= summary["win_rate"]).all()
+    assert (summary["win_rate"] <= summary["wilson_high"]).all()
 
 
 def test_load_results_of_a_folder_without_results_names_the_file(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import simlab
 from simlab.errors import ConfigError
 from simlab.experiments import commands
 from simlab.experiments.config import Ladder, config_from_dict
-from simlab.experiments.deal_lists import DealQuery, default_levels
+from simlab.experiments.deal_lists import LINE_KEYS, DealQuery, default_levels
 from simlab.experiments.ladder import (
     DEFAULT_LADDER,
     PERFECT_ONLY,
@@ -231,6 +231,9 @@ def test_simlab_deals_lists_matching_deals_whose_lines_replay_to_a_win(tmp_path:
     game = make_game("citadel")
     deals = pd.read_csv(tmp_path / "citadel" / "deals.csv")
     for entry in entries:
+        assert tuple(entry) == LINE_KEYS == ("game", "deal", "difficulty", "won_by", "moves")  # as the README says
+        assert entry["difficulty"] is None  # no ladder ran: --difficulty was not asked
+        assert isinstance(entry["won_by"], list)
         assert entry["game"] == "citadel" and entry["deal"] >= 3
         assert {"heuristic", "solver"} <= set(entry["won_by"])
         assert replays_to_win(game, game.initial_state(entry["deal"]), [tuple(m) for m in entry["moves"]])
@@ -254,6 +257,7 @@ def test_simlab_deals_with_a_difficulty_uses_the_default_ladder(tmp_path: Path, 
                             "--results", str(tmp_path), "--no-progress"])
     assert status == 0
     (entry,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert tuple(entry) == LINE_KEYS
     assert entry["difficulty"] == "heuristic" and "heuristic" in entry["won_by"]
     assert "random" not in entry["won_by"] and "greedy" not in entry["won_by"]
     game = make_game("citadel")

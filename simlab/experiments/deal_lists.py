@@ -44,6 +44,7 @@ RESULTS = Path("results/deals")
 DEFAULT_LIMIT = 10_000  # deals examined at most, by default
 FIRST_BATCH = 20  # deals examined at least in the first batch
 PERFECT_LABEL = "solver"
+LINE_KEYS = ("game", "deal", "difficulty", "won_by", "moves")  # each JSON line's keys, in order
 ROOT_SEED = 0
 
 
@@ -127,7 +128,8 @@ class DealQuery:
 
 def matching_deals(frame: pd.DataFrame, query: DealQuery) -> list[dict[str, Any]]:
     """The deals of the per-deal table ``frame`` that match ``query``, in deal order: game,
-    deal, difficulty (when computed) and ``won_by`` (policies that won it, first try)."""
+    deal, difficulty (None unless the ladder ran, i.e. ``--difficulty``) and ``won_by``
+    (the list of the policies played that won it, first try)."""
     found = []
     won_by = query.won_by_label()
     for deal, group in frame.groupby("deal", sort=True):
@@ -140,11 +142,8 @@ def matching_deals(frame: pd.DataFrame, query: DealQuery) -> list[dict[str, Any]
             continue
         if won_by is not None and won_by not in winners:
             continue
-        entry: dict[str, Any] = {"game": query.game, "deal": int(deal)}
-        if difficulty is not None:
-            entry["difficulty"] = difficulty
-        entry["won_by"] = winners
-        found.append(entry)
+        # every line has the same keys (``LINE_KEYS``): a difficulty not computed is None
+        found.append({"game": query.game, "deal": int(deal), "difficulty": difficulty, "won_by": winners})
     return found
 
 
