@@ -85,10 +85,11 @@ def load_results(folder: str | Path) -> pd.DataFrame:
     return read_deals(Path(folder))
 
 
-def env(game: str | Game, deal: int, observe: bool = True, max_moves: int | None = None,
-        params: Mapping[str, Any] | None = None, /, **game_params: Any) -> Environment:
-    """Deal ``deal`` of ``game`` (a name, its parameters as a mapping or keywords, or a
-    ``Game``) to play step by step (``simlab.engine.environment``): ``reset``,
-    ``legal_moves``, ``step``, ``observation``, ``clone``. With ``observe`` (the default)
-    the agent sees only what a player sees; ``max_moves`` cuts a game short (``truncated``)."""
+def env(game: str | Game, deal: int, /, observe: bool = True, *, max_moves: int | None = None,
+        params: Mapping[str, Any] | None = None, **game_params: Any) -> Environment:
+    """Deal ``deal`` of ``game`` (a name, its parameters as keywords or the mapping
+    ``params``, or a ``Game``) to play step by step (``simlab.engine.environment``):
+    ``reset``, ``legal_moves``, ``step``, ``observation``, ``clone``. With ``observe`` (the
+    default) the agent sees only what a player sees; ``max_moves`` cuts a game short
+    (``truncated``)."""
     return Environment(make_game(game, params, **game_params), deal, observe=observe, max_moves=max_moves)

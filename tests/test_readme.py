@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import json
 import re
 import shlex
 import sys
@@ -136,3 +137,13 @@ def test_every_python_example_of_the_readme_runs(tmp_path: Path, monkeypatch: An
             status, out, err = run_cli(command, capsys)
             assert status == 0, err
             assert out.startswith("citadel deal 5, policy my_policies:HomeFirst")
+
+
+def test_the_shortening_figure_of_the_readme_is_what_solve_shorten_gives(capsys: Any) -> None:
+    quoted = re.search(r"Beleaguered Castle deal (\d+): ([\d,]+) moves become ([\d,]+)",
+                       README.read_text(encoding="utf-8"))
+    assert quoted is not None
+    status, out, _ = run_cli(f"simlab solve beleaguered_castle {quoted.group(1)} --shorten --json", capsys)
+    shortened = json.loads(out)["shortened"]
+    assert status == 0 and shortened["replayed_to_win"]
+    assert (shortened["from"], shortened["to"]) == tuple(int(n.replace(",", "")) for n in quoted.group(2, 3))
