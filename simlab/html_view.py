@@ -16,7 +16,7 @@ from typing import Any
 
 from simlab.engine.game import Game, Move, State
 from simlab.engine.notation import describe_line
-from simlab.errors import IllegalMoveError, SimlabError
+from simlab.move_files import replay_moves
 
 TEMPLATE = "show_page.html"
 DATA_MARK = "/*SIMLAB_DATA*/null"
@@ -43,18 +43,8 @@ def replay_steps(game: Game, start: State, moves: list[Move], source: str) -> tu
         SimlabError: a move is not legal where it is played; the message names
             ``source`` (e.g. the moves file), the move's number and the legal moves there.
     """
-    state = start
-    steps = [pile_cards(game, state)]
-    for number, move in enumerate(moves, start=1):
-        try:
-            state = game.apply(state, move)
-        except IllegalMoveError:
-            where = "the deal" if number == 1 else f"move {number - 1}"
-            legal = " ".join(str(m) for m in game.legal_moves(state)) or "none"
-            raise SimlabError(f"{source}, move {number}: {move[0]}->{move[1]} is not legal after {where}; "
-                              f"the legal moves there are: {legal}.") from None
-        steps.append(pile_cards(game, state))
-    return steps, state
+    states = replay_moves(game, start, moves, source)
+    return [pile_cards(game, state) for state in states], states[-1]
 
 
 def pile_cards(game: Game, state: State) -> list[list[list[Any]]]:

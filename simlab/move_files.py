@@ -10,7 +10,8 @@ Two forms are read:
   or ``simlab solve --json``, whose ``"moves"`` holds ``"row0->row5"`` strings or
   ``["row0", "row5"]`` pairs, or a bare list of either.
 
-The form of each move is checked here; whether it is legal is checked when it is replayed.
+The form of each move is checked here; whether it is legal is checked when it is replayed
+(``replay_moves``, which names the file and the move that is not).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from simlab.engine.game import REDEAL, Move, parse_move
+from simlab.engine.game import REDEAL, Game, Move, State, parse_move
 from simlab.errors import IllegalMoveError, SimlabError
 
 MOVES_LABEL = "moves:"
@@ -95,3 +96,22 @@ def _parse(word: str, number: int, path: str | Path) -> Move:
         return parse_move(word)
     except IllegalMoveError as error:
         raise SimlabError(f"moves file {str(path)!r}, move {number}: {error}") from None
+
+
+def replay_moves(game: Game, start: State, moves: list[Move], source: str) -> list[State]:
+    """Every position from ``start`` through each move of ``moves`` (``len(moves) + 1`` of them).
+
+    Raises:
+        SimlabError: a move is not legal where it is played; the message names
+            ``source`` (e.g. the moves file), the move's number and the legal moves there.
+    """
+    states = [start]
+    for number, move in enumerate(moves, start=1):
+        try:
+            states.append(game.apply(states[-1], move))
+        except IllegalMoveError:
+            where = "the deal" if number == 1 else f"move {number - 1}"
+            legal = " ".join(str(m) for m in game.legal_moves(states[-1])) or "none"
+            raise SimlabError(f"{source}, move {number}: {move[0]}->{move[1]} is not legal after {where}; "
+                              f"the legal moves there are: {legal}.") from None
+    return states

@@ -1,19 +1,22 @@
-"""``simlab solve GAME N [--param k=v] [--budget NODES] [--shorten] [--show [--reveal]] [--json]``
-and ``simlab solve GAME --explain``."""
+"""``simlab solve GAME N [--param k=v] [--budget NODES] [--shorten] [--show [--reveal]] [--json]``,
+``simlab solve GAME --explain`` and ``simlab hint GAME N [--moves FILE] [--budget NODES] [--json]``."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import time
+from pathlib import Path
 
 from simlab.engine.game import Game, Move, State
 from simlab.engine.notation import describe_line, numbered
 from simlab.engine.table_text import walkthrough
 from simlab.errors import SimlabError
 from simlab.games import make_game
+from simlab.move_files import read_moves, replay_moves
 from simlab.params import DEAL_NUMBER, option_type, parse_cli_params
 from simlab.solver import SolveResult, plan_for, solve
+from simlab.solver.hint import Hint, hint
 from simlab.solver.limits import BUDGET, TABLE_BITS
 from simlab.solver.replay import replays_to_win
 from simlab.solver.shorten import shorten
@@ -41,6 +44,25 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--explain", action="store_true",
                         help="print the game's search plan, one choice a line with its reason, and solve nothing")
     parser.set_defaults(func=run_solve)
+    _add_hint_parser(subparsers)
+
+
+def _add_hint_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "hint", help="the solver's verdict and best move from a position (a deal after some moves)",
+        description="From deal N after the moves of --moves FILE (none: the deal as dealt): whether a "
+        "win is still possible, by the solver within --budget positions, and the first move of a "
+        "winning line.")
+    parser.add_argument("game", metavar="GAME", help="a game from 'simlab games'")
+    parser.add_argument("deal", type=option_type(DEAL_NUMBER), metavar="N", help="PySolFC's game number")
+    parser.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter")
+    parser.add_argument("--moves", metavar="FILE", type=Path,
+                        help="the moves made so far: SOURCE->DESTINATION separated by spaces or newlines, "
+                        "the text 'simlab play' / 'simlab solve' print, or their JSON (as 'simlab show --moves')")
+    parser.add_argument("--budget", type=option_type(BUDGET), default=BUDGET.default,
+                        help=f"{BUDGET.doc}: {BUDGET.describe()}")
+    parser.add_argument("--json", action="store_true", help="print the hint as JSON")
+    parser.set_defaults(func=run_hint)
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -114,3 +136,56 @@ def verdict_sentence(result: SolveResult, budget: int) -> str:
     if result.verdict == "won":
         return f"won in {len(result.moves)} moves ({effort})"
     return f"{result.verdict}: {ENDINGS[result.reason].format(budget=budget)} ({effort})"
+
+
+def run_hint(args: argparse.Namespace) -> int:
+    """Replay the moves file, then print the solver's verdict and best move from there."""
+    game = make_game(args.game, **parse_cli_params(args.param))
+    moves = read_moves(args.moves) if args.moves is not None else []
+    source = f"moves file {str(args.moves)!r}" if args.moves is not None else "no moves"
+    state = replay_moves(game, game.initial_state(args.deal), moves, source)[-1]
+    found = hint(game, state, budget=args.budget)
+    if args.json:
+        print(json.dumps(hint_json(game, args.deal, len(moves), state, found, args.budget)))
+        return 0
+    where = f"after {len(moves)} move{'' if len(moves) == 1 else 's'}" if moves else "as dealt"
+    print(f"{game.name} deal {args.deal} {where}: {hint_sentence(found, args.budget)}")
+    if found.result.information == "thoughtful":
+        print(f"{thoughtful_note(game)} (README: 'Perfect play as a bracket')")
+    print(f"best move: {best_move_text(game, state, found)}")
+    return 0
+
+
+def hint_sentence(found: Hint, budget: int) -> str:
+    """``won: a win is still possible, in 73 moves (38 positions, ...)``, ``lost: no win exists ...``."""
+    result = found.result
+    effort = f"{result.nodes:,} positions, {result.seconds:.3f} CPU s"
+    if found.verdict == "won":
+        if not found.moves_to_win:
+            return "won: the game is won"
+        return f"won: a win is still possible, in {found.moves_to_win} moves ({effort})"
+    return f"{found.verdict}: {ENDINGS[result.reason].format(budget=budget)} ({effort})"
+
+
+def best_move_text(game: Game, state: State, found: Hint) -> str:
+    """The best move with its card (``9S row5 -> row7``), or why there is none."""
+    if found.best_move is not None:
+        return describe_line(game, state, [found.best_move])[0]
+    if found.verdict == "won":
+        return "none: the game is won"
+    if found.verdict == "lost":
+        return "none: no move leads to a win"
+    return "none found within the budget (raise --budget)"
+
+
+def hint_json(game: Game, deal: int, after: int, state: State, found: Hint, budget: int) -> dict:
+    """The hint as ``simlab hint --json`` prints it."""
+    best = found.best_move
+    return {
+        "game": game.name, "params": dict(game.params), "deal": deal, "after_moves": after,
+        "verdict": found.verdict, "reason": found.result.reason,
+        "best_move": [best.source, best.destination] if best is not None else None,
+        "best_move_named": describe_line(game, state, [best])[0] if best is not None else None,
+        "moves_to_win": found.moves_to_win, "information": found.result.information,
+        "budget": budget, "nodes": found.result.nodes, "seconds": round(found.result.seconds, 6),
+    }
