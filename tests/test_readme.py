@@ -147,3 +147,13 @@ def test_the_shortening_figure_of_the_readme_is_what_solve_shorten_gives(capsys:
     shortened = json.loads(out)["shortened"]
     assert status == 0 and shortened["replayed_to_win"]
     assert (shortened["from"], shortened["to"]) == tuple(int(n.replace(",", "")) for n in quoted.group(2, 3))
+
+
+@pytest.mark.parametrize("command,quoted", [
+    ("simlab deal castle_of_indolence 1", "reserve0     [12 face down] 4H"),
+    ("simlab deal windmill 1", "stock        94 cards face down"),
+])
+def test_the_card_table_lines_the_readme_quotes_are_printed(command: str, quoted: str, capsys: Any) -> None:
+    assert f"`{quoted}`" in README.read_text(encoding="utf-8")
+    status, out, _ = run_cli(command, capsys)
+    assert status == 0 and quoted in out.splitlines()
