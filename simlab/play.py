@@ -30,13 +30,14 @@ def deal_rng(deal_number: int, root_seed: int, component: str, attempt: int = 0)
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy)))
 
 
-def play_deal(game: str | Game, policy: str | Policy, deal_number: int, root_seed: int = 0,
+def play_deal(game: str | Game, policy: str | Policy | type[Policy], deal_number: int, root_seed: int = 0,
               attempt: int = 0, *, game_params: Mapping[str, Any] | None = None,
               policy_params: Mapping[str, Any] | None = None) -> PlayRecord:
     """Let ``policy`` play deal ``deal_number`` of ``game`` from its start (try ``attempt``).
 
-    ``game`` and ``policy`` are objects or registered names (``play_deal("citadel", "greedy", 5)``),
-    a name's parameters in ``game_params`` / ``policy_params`` (``make_game``, ``make_policy``).
+    ``game`` and ``policy`` are objects or registered names (``play_deal("citadel", "greedy", 5)``;
+    a policy also a ``Policy`` subclass), a name's parameters in ``game_params`` /
+    ``policy_params`` (``make_game``, ``make_policy``).
     """
     game = make_game(game, game_params)
     policy = make_policy(policy, policy_params)

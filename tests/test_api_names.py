@@ -21,6 +21,23 @@ def test_make_game_and_make_policy_take_keywords_a_mapping_or_the_object() -> No
     assert simlab.make_policy(policy) is policy
 
 
+class FirstMove(simlab.Policy):
+    """A policy defined where it is used (a notebook): the first legal move."""
+
+    def choose(self, game: Any, observation: Any, moves: list, rng: Any) -> Any:
+        return moves[0]
+
+
+def test_a_policy_class_defined_in_place_is_taken_with_its_parameters() -> None:
+    policy = simlab.make_policy(FirstMove, max_moves=3)
+    assert isinstance(policy, FirstMove) and policy.params == {"max_moves": 3}
+    assert policy.registered_name == f"{__name__}:FirstMove"
+    record = simlab.play_deal("citadel", FirstMove, 5, policy_params={"max_moves": 3})
+    assert record.move_count == 3 and record.end_reason == "move_cap"
+    with pytest.raises(UnknownNameError, match="Did you mean 'max_moves'"):
+        simlab.make_policy(FirstMove, max_move=3)
+
+
 @pytest.mark.parametrize("call", [
     lambda: simlab.make_game(simlab.make_game("citadel"), deal="hoyle"),
     lambda: simlab.make_policy(simlab.make_policy("greedy"), {"play_on": True}),

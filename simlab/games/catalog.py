@@ -38,4 +38,3 @@ def make_game(game: str | Game, params: Mapping[str, Any] | None = None, /, **ke
                              f"{type(game).__name__} {game!r}.")
     cls = GAMES.get(game)
     return cls(**cls.settle_params(given, resolve_params(f"game '{game}'", cls.parameters, given)))
-

@@ -75,15 +75,16 @@ def refuse_unplayable(policy: Policy, game: Game, policy_label: str | None = Non
                               f"'{game_label or game.name}': {reason}")
 
 
-def make_policy(policy: str | Policy, params: Mapping[str, Any] | None = None, /,
+def make_policy(policy: str | Policy | type[Policy], params: Mapping[str, Any] | None = None, /,
                 **keywords: Any) -> Policy:
-    """The policy called ``policy`` (a registered name or ``module:Class``), its parameters
-    checked, given as a mapping, as keywords or both; a ``Policy`` object is returned as it is.
+    """The policy called ``policy`` (a registered name or ``module:Class``, or a ``Policy``
+    subclass, e.g. one defined in a notebook), its parameters checked, given as a mapping, as
+    keywords or both; a ``Policy`` object is returned as it is.
 
     Raises:
         UnknownNameError: an unknown policy or parameter (with did-you-mean).
         ParameterError: a value its declaration does not allow; parameters given with a
-            ``Policy`` object; ``policy`` neither a name nor a ``Policy``.
+            ``Policy`` object; ``policy`` neither a name, a ``Policy`` subclass nor a ``Policy``.
     """
     given = merged_params(params, keywords, "policy")
     if isinstance(policy, Policy):
@@ -91,10 +92,13 @@ def make_policy(policy: str | Policy, params: Mapping[str, Any] | None = None, /
             raise ParameterError(f"policy parameters {sorted(given)} go with a policy's name, not with the "
                                  f"policy object {policy!r}, which has its own.")
         return policy
-    if not isinstance(policy, str):
-        raise ParameterError(f"a policy is a registered name (see simlab.POLICIES), module:Class or a "
-                             f"simlab.Policy; got {type(policy).__name__} {policy!r}.")
-    cls = policy_class(policy)
-    made = cls(**resolve_params(f"policy '{policy}'", cls.all_parameters(), given))
-    made.registered_name = policy
+    if isinstance(policy, type) and issubclass(policy, Policy):
+        cls, name = policy, f"{policy.__module__}:{policy.__qualname__}"
+    elif isinstance(policy, str):
+        cls, name = policy_class(policy), policy
+    else:
+        raise ParameterError(f"a policy is a registered name (see simlab.POLICIES), module:Class, a "
+                             f"simlab.Policy subclass or object; got {type(policy).__name__} {policy!r}.")
+    made = cls(**resolve_params(f"policy '{name}'", cls.all_parameters(), given))
+    made.registered_name = name
     return made
