@@ -90,6 +90,12 @@ def test_a_hint_at_the_end_of_a_won_line_says_so(tmp_path: Path, capsys: Any, li
     status, out, _ = run(capsys, "hint", *map(str, DEAL), "--moves", str(moves_file(tmp_path, line)))
     assert status == 0 and out.splitlines() == [f"beleaguered_castle deal 2 after {len(line)} moves: won: the game "
                                                 "is won", "best move: none: the game is won"]
+    for printed in (["solve", *map(str, DEAL), "--json"], ["play", *map(str, DEAL), "--policy", "greedy"]):
+        path = tmp_path / "printed.txt"  # what solve and play print is a moves file too
+        path.write_text(run(capsys, *printed)[1], encoding="utf-8")
+        record = json.loads(run(capsys, "hint", *map(str, DEAL), "--moves", str(path), "--json")[1])
+        assert record["after_moves"] > 0 and record["verdict"] in ("won", "lost")
+        assert (record["moves_to_win"] == 0) == (printed[0] == "solve")
 
 
 def test_where_cards_are_hidden_the_hint_is_labelled_thoughtful(capsys: Any) -> None:
