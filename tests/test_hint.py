@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from simlab import cli, make_game, solve
-from simlab.solver.hint import hint, table_bits_for
+from simlab.solver.hint import hint
+from simlab.solver.limits import TABLE_LOAD, table_bits_for
 
 DEAL = ("beleaguered_castle", 2)  # the solver wins it in a few hundred positions
 LOSING = "row1->row4"  # after the solver's first three moves of DEAL: every line from there is lost
@@ -112,11 +113,26 @@ def test_an_illegal_move_in_the_file_is_named(tmp_path: Path, capsys: Any, line:
     assert f"moves file '{path}', move 3: row0->foundation9 is not legal after move 2" in err
 
 
-def test_a_small_budget_gets_a_small_table() -> None:
-    assert table_bits_for(32_000_000) == 25 and table_bits_for(100_000) == 17 and table_bits_for(3) == 10
+def test_a_small_budget_gets_a_small_table_that_holds_it() -> None:
+    assert table_bits_for(32_000_000) == 25 and table_bits_for(3) == 10
+    for budget in (1_000, 20_000, 100_000, 1_000_000):  # below its full load: the budget, not the table, ends it
+        bits = table_bits_for(budget)
+        assert TABLE_LOAD * 2 ** bits > budget >= TABLE_LOAD * 2 ** (bits - 1)
     game = make_game("citadel")
     found = hint(game, game.initial_state(5), budget=100_000)
     assert found.verdict == "won" and found.best_move == solve(game, 5).moves[0]
+
+
+def test_a_table_that_fills_says_unknown_and_which_option_to_raise(capsys: Any) -> None:
+    """Deal 26 is lost, proved in about 50,000 positions; a table of 2**10 fills first."""
+    argv = ["hint", "beleaguered_castle", "26", "--budget", "60000"]
+    assert json.loads(run(capsys, *argv, "--json")[1])["verdict"] == "lost"
+    status, out, _ = run(capsys, *argv, "--table-bits", "10", "--json")
+    record = json.loads(out)
+    assert status == 0 and (record["verdict"], record["reason"], record["best_move"]) == ("unknown", "memory", None)
+    text = run(capsys, *argv, "--table-bits", "10")[1]
+    assert "unknown: undecided: the transposition table filled (raise --table-bits)" in text
+    assert text.splitlines()[-1] == "best move: none found before the table filled (raise --table-bits)"
 
 
 # ----- simlab show --verdicts -------------------------------------------------------------

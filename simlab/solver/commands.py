@@ -1,5 +1,6 @@
 """``simlab solve GAME N [--param k=v] [--budget NODES] [--shorten] [--show [--reveal]] [--json]``,
-``simlab solve GAME --explain`` and ``simlab hint GAME N [--moves FILE] [--budget NODES] [--json]``."""
+``simlab solve GAME --explain`` and ``simlab hint GAME N [--moves FILE] [--budget NODES]
+[--table-bits B] [--json]``."""
 
 from __future__ import annotations
 
@@ -61,6 +62,9 @@ def _add_hint_parser(subparsers: argparse._SubParsersAction) -> None:
                         "the text 'simlab play' / 'simlab solve' print, or their JSON (as 'simlab show --moves')")
     parser.add_argument("--budget", type=option_type(BUDGET), default=BUDGET.default,
                         help=f"{BUDGET.doc}: {BUDGET.describe()}")
+    parser.add_argument("--table-bits", type=option_type(TABLE_BITS), default=None,
+                        help=f"{TABLE_BITS.doc}: {TABLE_BITS.describe()}; default: the smallest that holds "
+                        "--budget positions, at most the default")
     parser.add_argument("--json", action="store_true", help="print the hint as JSON")
     parser.set_defaults(func=run_hint)
 
@@ -144,7 +148,7 @@ def run_hint(args: argparse.Namespace) -> int:
     moves = read_moves(args.moves) if args.moves is not None else []
     source = f"moves file {str(args.moves)!r}" if args.moves is not None else "no moves"
     state = replay_moves(game, game.initial_state(args.deal), moves, source)[-1]
-    found = hint(game, state, budget=args.budget)
+    found = hint(game, state, budget=args.budget, table_bits=args.table_bits)
     if args.json:
         print(json.dumps(hint_json(game, args.deal, len(moves), state, found, args.budget)))
         return 0
@@ -175,6 +179,8 @@ def best_move_text(game: Game, state: State, found: Hint) -> str:
         return "none: the game is won"
     if found.verdict == "lost":
         return "none: no move leads to a win"
+    if found.result.reason == "memory":
+        return "none found before the table filled (raise --table-bits)"
     return "none found within the budget (raise --budget)"
 
 

@@ -48,12 +48,11 @@ import numpy as np
 from simlab.engine import moves as engine_moves
 from simlab.engine.game import Game, Move, State
 from simlab.errors import IllegalMoveError
-from simlab.solver import DEFAULT_TABLE_BITS, solve
+from simlab.solver import solve
+from simlab.solver.limits import table_bits_for
 from simlab.solver.plan import plan_for
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
-MIN_TABLE_BITS = 10  # the smallest table ``simlab.engine.position_set`` makes
-TABLE_LOAD = 0.75  # a table is full at this load (``position_set.MAX_LOAD``)
 
 
 @dataclass(frozen=True)
@@ -92,10 +91,7 @@ class CriticalDecisions:
 def probe_table_bits(probe_budget: int) -> int:
     """Bits of a transposition table that holds ``probe_budget`` positions below its
     full load (the table starts small and grows only as a probe needs; this caps it)."""
-    bits = MIN_TABLE_BITS
-    while bits < DEFAULT_TABLE_BITS and TABLE_LOAD * (1 << bits) <= probe_budget:
-        bits += 1
-    return bits
+    return table_bits_for(probe_budget)
 
 
 class _Verdicts:

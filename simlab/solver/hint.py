@@ -11,16 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from simlab.engine.game import Game, Move, State
-from simlab.solver import DEFAULT_BUDGET, DEFAULT_TABLE_BITS, solve
+from simlab.solver import DEFAULT_BUDGET, solve
+from simlab.solver.limits import table_bits_for
 from simlab.solver.result import SolveResult
-
-MIN_TABLE_BITS = 10  # the search's own floor (simlab.solver.limits.TABLE_BITS)
-
-
-def table_bits_for(budget: int) -> int:
-    """A table that holds ``budget`` positions (as the default's 2**25 slots hold 32M), so a
-    small budget does not allocate the default's 256 MiB for every position it judges."""
-    return max(MIN_TABLE_BITS, min(DEFAULT_TABLE_BITS, int(budget).bit_length()))
 
 
 @dataclass(frozen=True)
@@ -45,7 +38,8 @@ class Hint:
 def hint(game: Game, state: State, budget: int = DEFAULT_BUDGET, table_bits: int | None = None) -> Hint:
     """The solver's verdict from ``state`` and its best move (``Hint``), searching at most
     ``budget`` positions in a table of ``2**table_bits`` (default: ``table_bits_for(budget)``)."""
-    result = solve(game, state, budget=budget, table_bits=table_bits or table_bits_for(budget))
+    bits = table_bits_for(budget) if table_bits is None else table_bits
+    result = solve(game, state, budget=budget, table_bits=bits)
     if not result.won:
         return Hint(result.verdict, None, None, result)
     return Hint("won", result.moves[0] if result.moves else None, len(result.moves), result)
