@@ -61,8 +61,8 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--verdicts", action="store_true",
                         help="show at each position whether a win is still possible, and the solver's best "
                         "move there (judged as the page is written)")
-    parser.add_argument("--verdict-budget", type=option_type(VERDICT_BUDGET), default=VERDICT_BUDGET.default,
-                        metavar="NODES", help=f"with --verdicts: {VERDICT_BUDGET.doc}: {VERDICT_BUDGET.describe()}")
+    parser.add_argument("--verdict-budget", type=option_type(VERDICT_BUDGET), default=None, metavar="NODES",
+                        help=f"with --verdicts: {VERDICT_BUDGET.doc}: {VERDICT_BUDGET.describe()}")
     parser.set_defaults(func=show_command)
 
 
@@ -70,7 +70,7 @@ def show_command(args: argparse.Namespace) -> int:
     """Play or read the moves, replay them and write the page."""
     if args.policy is None and (args.policy_param or args.seed):
         raise SimlabError("--policy-param and --seed go with --policy")
-    if args.verdict_budget != VERDICT_BUDGET.default and not args.verdicts:
+    if args.verdict_budget is not None and not args.verdicts:  # any value given, the default's too
         raise SimlabError("--verdict-budget goes with --verdicts")
     game = make_game(args.game, **parse_cli_params(args.param))
     start = game.initial_state(args.deal)
@@ -83,8 +83,9 @@ def show_command(args: argparse.Namespace) -> int:
         states = replay_moves(game, start, moves, header.source)
     data = page_data(game, args.deal, moves, [pile_cards(game, state) for state in states], header)
     if args.verdicts:
-        data["verdicts"] = position_verdicts(game, states, args.verdict_budget)
-        data["notes"].append(["verdicts", verdicts_note(game, args.verdict_budget)])
+        budget = VERDICT_BUDGET.default if args.verdict_budget is None else args.verdict_budget
+        data["verdicts"] = position_verdicts(game, states, budget)
+        data["notes"].append(["verdicts", verdicts_note(game, budget)])
     html = page_html(data)
     try:
         args.html.write_text(html, encoding="utf-8")

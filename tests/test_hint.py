@@ -171,6 +171,16 @@ def test_verdicts_where_cards_are_hidden_say_thoughtful_and_are_off_by_default(t
     assert "verdicts" not in page_data(tmp_path, *map(str, DEAL))
 
 
-def test_a_verdict_budget_without_verdicts_is_refused(tmp_path: Path, capsys: Any) -> None:
-    status, _, err = run(capsys, "show", *map(str, DEAL), "--verdict-budget", "10", "--html", str(tmp_path / "p.html"))
-    assert status == 2 and "--verdict-budget goes with --verdicts" in err
+@pytest.mark.parametrize("budget", ["10", "100000"])  # the default's value too: given, it is meant
+def test_a_verdict_budget_without_verdicts_is_refused(tmp_path: Path, capsys: Any, budget: str) -> None:
+    page = tmp_path / "p.html"
+    status, _, err = run(capsys, "show", *map(str, DEAL), "--verdict-budget", budget, "--html", str(page))
+    assert status == 2 and "--verdict-budget goes with --verdicts" in err and not page.exists()
+
+
+def test_verdicts_without_a_budget_search_at_most_the_default(tmp_path: Path) -> None:
+    data = page_data(tmp_path, "citadel", "5", "--verdicts")
+    note = "the solver's verdict at each position, at most 100,000 positions searched each"
+    assert ["verdicts", note] in data["notes"]
+    assert data["verdicts"][0]["verdict"] == "won" and data["verdicts"][-1] == {"verdict": "won", "moves_to_win": 0,
+                                                                                 "best": None}
