@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from simlab.engine.environment import Environment
 from simlab.engine.game import Game
+from simlab.errors import ParameterError
 from simlab.experiments.config import ExperimentConfig, config_from_dict, load_config, with_overrides
 from simlab.games import make_game
 
@@ -91,5 +92,16 @@ def env(game: str | Game, deal: int, /, observe: bool = True, *, max_moves: int 
     ``params``, or a ``Game``) to play step by step (``simlab.engine.environment``):
     ``reset``, ``legal_moves``, ``step``, ``observation``, ``clone``. With ``observe`` (the
     default) the agent sees only what a player sees; ``max_moves`` cuts a game short
-    (``truncated``)."""
+    (``truncated``).
+
+    Raises:
+        UnknownNameError: an unknown game or parameter (with did-you-mean).
+        ParameterError: a parameter's value, ``observe`` not a bool, ``max_moves`` not None
+            nor an int of at least 1.
+        ValueError: ``deal`` not a deal number (an int of at least 1).
+    """
+    if not isinstance(observe, bool):
+        raise ParameterError(f"observe is True (what a player sees) or False (the full state); got {observe!r}.")
+    if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1):
+        raise ParameterError(f"max_moves is None (no cap) or an int of at least 1; got {max_moves!r}.")
     return Environment(make_game(game, params, **game_params), deal, observe=observe, max_moves=max_moves)

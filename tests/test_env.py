@@ -11,7 +11,7 @@ from simlab import GAMES
 from simlab.engine.environment import Environment, GameOverError
 from simlab.engine.game import Observation, State
 from simlab.engine.moves import HIDDEN
-from simlab.errors import IllegalMoveError
+from simlab.errors import IllegalMoveError, ParameterError
 
 STEPS = 120
 HIDING = ("castle_of_indolence", "windmill")  # cards face down: the observation must not show them
@@ -91,10 +91,11 @@ def test_a_clone_is_independent_of_its_original() -> None:
     assert env.observation() == before and env.moves == moves_before and twin.observation() != before
     env.step(env.legal_moves()[0])
     assert len(twin.moves) == 9 and len(env.moves) == 5
-    full = simlab.env("windmill", 1, observe=False)
+    full = simlab.env("la_belle_lucie", 1, observe=False)  # a state with a chance tape
     handed = full.observation()
     handed.array[:] = 0  # an agent that scribbles on what it was handed
-    assert full.observation() == full.game.initial_state(1)
+    handed.chance[:] = 0
+    assert full.observation() == full.game.initial_state(1) == full.clone().observation()
 
 
 @pytest.mark.parametrize("name", HIDING)
@@ -115,11 +116,48 @@ def test_the_observation_leaks_no_hidden_card(name: str) -> None:
         assert not np.array_equal(shuffled, state.array)
         other = env.clone()
         other._state = State(shuffled, state.chance)
-        assert other.observation() == observation and other.legal_moves() == env.legal_moves()
-        assert other.info() == env.info()
+        assert_same_view(other, env)
         env.step(env.legal_moves()[int(rng.integers(len(env.legal_moves())))])
         if not env.legal_moves():
             break
+
+
+def assert_same_view(other: Environment, env: Environment) -> None:
+    """Everything ``other`` hands an agent is what ``env`` hands it."""
+    assert other.observation() == env.observation() and other.legal_moves() == env.legal_moves()
+    assert other.info() == env.info() and other.piles() == env.piles() and other.render() == env.render()
+    assert other.clone().observation() == env.observation()
+
+
+@pytest.mark.parametrize("name", ["la_belle_lucie", "trefoil"])
+def test_the_observation_leaks_no_shuffle_to_come(name: str) -> None:
+    """Where redeals shuffle, what the agent is handed is the same under another chance tape."""
+    env = simlab.env(name, 4)
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        state = env._state
+        assert len(state.chance) > 1 and not hasattr(env.observation(), "chance")
+        other = env.clone()
+        other._state = State(state.array, rng.permutation(state.chance))
+        assert not np.array_equal(other._state.chance, state.chance)
+        assert_same_view(other, env)
+        env.step(env.legal_moves()[int(rng.integers(len(env.legal_moves())))])
+        if not env.legal_moves():
+            break
+
+
+@pytest.mark.parametrize("move", [5, ("row0",), ("row0", "row1", "row2"), None])
+def test_what_is_not_a_move_is_refused_with_what_a_move_is(move: object) -> None:
+    env = simlab.env("citadel", 5)
+    with pytest.raises(IllegalMoveError, match="a move is a Move, a .source, destination. pair"):
+        env.step(move)
+    assert env.moves == []
+
+
+@pytest.mark.parametrize("keywords", [{"max_moves": 0}, {"max_moves": -3}, {"max_moves": 2.5}, {"observe": "no"}])
+def test_a_bad_max_moves_or_observe_is_refused(keywords: dict) -> None:
+    with pytest.raises(ParameterError, match=next(iter(keywords))):
+        simlab.env("citadel", 5, **keywords)
 
 
 def test_the_information_label_says_what_the_agent_sees() -> None:

@@ -63,7 +63,7 @@ class Environment:
         """What the agent sees now: ``Game.observe(state)``, or the state with ``observe=False``."""
         if self.observe:
             return self.game.observe(self._state)
-        return State(self._state.array.copy(), self._state.chance)  # a copy: the referee's stays untouched
+        return _copy(self._state)  # the agent may write on it: the referee's stays untouched
 
     def legal_moves(self) -> list[Move]:
         """The legal moves now (none once the game is over), read from what the agent sees
@@ -89,7 +89,7 @@ class Environment:
         if self._over():
             raise GameOverError(f"{self.game.name} deal {self.deal} is over after {len(self.moves)} moves "
                                 "(won, no legal move, or the move cap); reset() starts again.")
-        move = parse_move(move) if isinstance(move, str) else Move(*move)
+        move = _as_move(move)
         try:
             self._state = self.game.apply(self._state, move)
         except IllegalMoveError:
@@ -110,7 +110,7 @@ class Environment:
     def clone(self) -> Environment:
         """An independent copy at this position: moves played on either leave the other as it is."""
         twin = Environment(self.game, self.deal, self.observe, self.max_moves)
-        twin._state = State(self._state.array.copy(), self._state.chance)
+        twin._state = _copy(self._state)
         twin.moves = list(self.moves)
         return twin
 
@@ -131,3 +131,23 @@ class Environment:
     def __repr__(self) -> str:
         return (f"Environment({self.game.name}, deal {self.deal}, {self.information}, "
                 f"{len(self.moves)} moves)")
+
+
+def _copy(state: State) -> State:
+    """A state sharing no array with ``state`` (the chance tape included)."""
+    return State(state.array.copy(), state.chance.copy())
+
+
+def _as_move(move: object) -> Move:
+    """``move`` as a ``Move``: a ``Move``, a ``(source, destination)`` pair of pile names or
+    ``"source->destination"``.
+
+    Raises:
+        IllegalMoveError: ``move`` is none of these.
+    """
+    if isinstance(move, str):
+        return parse_move(move)
+    if isinstance(move, (tuple, list)) and len(move) == 2 and all(isinstance(pile, str) for pile in move):
+        return Move(*move)
+    raise IllegalMoveError(f"a move is a Move, a (source, destination) pair of pile names or "
+                           f"'source->destination'; got {type(move).__name__} {move!r}.")
