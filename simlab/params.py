@@ -198,3 +198,11 @@ def merged_params(params: Mapping[str, Any] | None, keywords: Mapping[str, Any],
     if twice:
         raise ParameterError(f"{kind} parameter(s) {twice} given both in the mapping and as keywords.")
     return {**params, **keywords}
+
+
+def refuse_params_with_object(kind: str, made: object, given: Mapping[str, Any]) -> None:
+    """Parameters go with a name: given with an object already made (``kind``: "game",
+    "policy", for the message), which has its own, they are an error."""
+    if given:
+        raise ParameterError(f"{kind} parameters {sorted(given)} go with a {kind}'s name, not with the "
+                             f"{kind} object {made!r}, which has its own.")

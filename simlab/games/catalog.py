@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from simlab.engine.game import Game
 from simlab.errors import ParameterError
-from simlab.params import merged_params, resolve_params
+from simlab.params import merged_params, refuse_params_with_object, resolve_params
 from simlab.registry import Registry
 
 GAMES: Registry[type[Game]] = Registry("game")
@@ -29,9 +29,7 @@ def make_game(game: str | Game, params: Mapping[str, Any] | None = None, /, **ke
     """
     given = merged_params(params, keywords, "game")
     if isinstance(game, Game):
-        if given:
-            raise ParameterError(f"game parameters {sorted(given)} go with a game's name, not with the "
-                                 f"game object {game!r}, which has its own.")
+        refuse_params_with_object("game", game, given)
         return game
     if not isinstance(game, str):
         raise ParameterError(f"a game is a registered name (see simlab.GAMES) or a simlab.Game; got "

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from simlab.engine.game import Game
 from simlab.errors import ParameterError, SimlabError, UnknownNameError
-from simlab.params import merged_params, resolve_params
+from simlab.params import merged_params, refuse_params_with_object, resolve_params
 from simlab.policies.base import Policy
 from simlab.registry import Registry, did_you_mean
 
@@ -88,9 +88,7 @@ def make_policy(policy: str | Policy | type[Policy], params: Mapping[str, Any] |
     """
     given = merged_params(params, keywords, "policy")
     if isinstance(policy, Policy):
-        if given:
-            raise ParameterError(f"policy parameters {sorted(given)} go with a policy's name, not with the "
-                                 f"policy object {policy!r}, which has its own.")
+        refuse_params_with_object("policy", policy, given)
         return policy
     if isinstance(policy, type) and issubclass(policy, Policy):
         cls, name = policy, f"{policy.__module__}:{policy.__qualname__}"
