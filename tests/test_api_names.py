@@ -61,6 +61,13 @@ def test_play_deal_takes_names_and_objects_with_the_same_record() -> None:
     assert hoyle.moves == same.moves
 
 
+def test_a_registered_policy_class_is_its_name_and_draws_the_same_numbers() -> None:
+    """The random policy made from its class plays deal 5 move for move as made from its name."""
+    cls = simlab.POLICIES.get("random")
+    assert simlab.make_policy(cls).registered_name == "random"
+    assert simlab.play_deal("citadel", cls, 5).moves == simlab.play_deal("citadel", "random", 5).moves
+
+
 def test_solve_takes_a_name_and_its_parameters() -> None:
     by_name = simlab.solve("citadel", 5, budget=100_000)
     assert by_name.verdict == "won" and len(by_name.moves) == 76

@@ -42,6 +42,13 @@ def policy_class(name: str) -> type[Policy]:
     return cls
 
 
+def class_name(cls: type[Policy]) -> str:
+    """The name a policy class goes by: its registered name, else ``module:Class``. A policy
+    made from its class then draws the random numbers it draws by that name (``play_deal``)."""
+    registered = cls.name in POLICIES and POLICIES.get(cls.name) is cls
+    return cls.name if registered else f"{cls.__module__}:{cls.__qualname__}"
+
+
 def _import_user_module(module_name: str, name: str) -> Any:
     """The module of a user policy; whatever importing it raises (even ``sys.exit``) is a
     ``SimlabError`` saying so, for the config check and the command line alike."""
@@ -91,7 +98,7 @@ def make_policy(policy: str | Policy | type[Policy], params: Mapping[str, Any] |
         refuse_params_with_object("policy", policy, given)
         return policy
     if isinstance(policy, type) and issubclass(policy, Policy):
-        cls, name = policy, f"{policy.__module__}:{policy.__qualname__}"
+        cls, name = policy, class_name(policy)
     elif isinstance(policy, str):
         cls, name = policy_class(policy), policy
     else:
