@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from simlab import cli
+from simlab import cli, solve
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 INSTALL = "install it with 'apt-get install chromium chromium-driver' (make test does so as root)"
@@ -112,4 +112,24 @@ def test_reveal_turns_the_hidden_cards_over(browser, tmp_path):
     assert count(browser, ".card.peek") < face_down  # cards were turned from the stock
     browser.find_element(By.ID, "reveal").click()
     assert count(browser, ".card.peek") == 0 and count(browser, ".card.down") < face_down
+    assert errors(browser) == []
+
+
+def test_verdicts_mark_each_move_and_say_where_the_game_was_lost(browser, tmp_path):
+    """``--verdicts``: the solver's line from beleaguered_castle deal 2 for three moves, then a
+    move that loses it (tests/test_hint.py): a mark per position, and the verdict of the one shown."""
+    line = [str(move) for move in solve("beleaguered_castle", 2).moves[:3]] + ["row1->row4"]
+    moves = tmp_path / "moves.txt"
+    moves.write_text(" ".join(line), encoding="utf-8")
+    body = open_page(browser, tmp_path, "beleaguered_castle", "2", "--moves", str(moves), "--verdicts",
+                     "--verdict-budget", "20000")
+    assert errors(browser) == []
+    marks = browser.execute_script("return Array.from(document.querySelectorAll('#moves li'),"
+                                   " item => [item.className.replace('current', '').trim(),"
+                                   " item.querySelector('.v').textContent]);")
+    assert marks == [["v-won", "\u2713"]] * 4 + [["v-lost", "\u2717"]]
+    verdict = browser.find_element(By.ID, "verdict")
+    assert "still winnable \u2014 best move: " in verdict.text and "moves to win" in verdict.text
+    body.send_keys(Keys.END)
+    assert verdict.get_attribute("class") == "v-lost" and "lost: no win from here" in verdict.text
     assert errors(browser) == []
