@@ -99,11 +99,13 @@ def test_a_hint_at_the_end_of_a_won_line_says_so(tmp_path: Path, capsys: Any, li
         assert (record["moves_to_win"] == 0) == (printed[0] == "solve")
 
 
-def test_where_cards_are_hidden_the_hint_is_labelled_thoughtful(capsys: Any) -> None:
-    record = json.loads(run(capsys, "hint", "la_belle_lucie", "3", "--json")[1])
+@pytest.mark.parametrize("game,deal,sees", [("la_belle_lucie", "3", "shuffles to come"),
+                                            ("castle_of_indolence", "1", "hidden cards")])
+def test_where_cards_are_hidden_the_hint_is_labelled_thoughtful(capsys: Any, game: str, deal: str, sees: str) -> None:
+    record = json.loads(run(capsys, "hint", game, deal, "--json")[1])
     assert record["information"] == "thoughtful" and record["verdict"] == "won"
-    text = run(capsys, "hint", "la_belle_lucie", "3")[1]
-    assert text.splitlines()[1].startswith("thoughtful: the solver sees shuffles to come, which a player cannot")
+    text = run(capsys, "hint", game, deal)[1]
+    assert text.splitlines()[1].startswith(f"thoughtful: the solver sees {sees}, which a player cannot")
 
 
 def test_an_illegal_move_in_the_file_is_named(tmp_path: Path, capsys: Any, line: list[str]) -> None:
