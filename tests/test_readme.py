@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from simlab import cli
+from simlab.experiments.deal_lists import LINE_KEYS
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -164,3 +165,12 @@ def test_the_card_table_lines_the_readme_quotes_are_printed(command: str, quoted
     assert f"`{quoted}`" in README.read_text(encoding="utf-8")
     status, out, _ = run_cli(command, capsys)
     assert status == 0 and quoted in out.splitlines()
+
+
+def test_the_keys_of_simlab_deals_lines_are_those_the_readme_lists() -> None:
+    """The README's list of keys against ``LINE_KEYS``, which tests/test_ladder_experiments.py
+    checks each printed line against."""
+    listed = re.search(r"as JSON lines with the keys ((?:`\w+`(?:,\s+|\s+and\s+))+`\w+`)",
+                       README.read_text(encoding="utf-8"))
+    assert listed is not None
+    assert tuple(re.findall(r"`(\w+)`", listed.group(1))) == LINE_KEYS
