@@ -14,11 +14,12 @@ from simlab import cli, make_game, solve
 from simlab.solver.hint import hint
 from simlab.solver.limits import TABLE_LOAD, table_bits_for
 
+README = Path(__file__).resolve().parent.parent / "README.md"
 DEAL = ("beleaguered_castle", 2)  # the solver wins it in a few hundred positions
 LOSING = "row1->row4"  # after the solver's first three moves of DEAL: every line from there is lost
 DATA = re.compile(r'<script id="simlab-data" type="application/json">(.*?)</script>', re.S)
 JSON_KEYS = {"game", "params", "deal", "after_moves", "verdict", "reason", "best_move", "best_move_named",
-             "moves_to_win", "information", "budget", "nodes", "seconds"}
+             "moves_to_win", "information", "budget", "table_bits", "nodes", "seconds"}
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +37,13 @@ def moves_file(tmp_path: Path, moves: list[str]) -> Path:
     path = tmp_path / "moves.txt"
     path.write_text(" ".join(moves) + "\n", encoding="utf-8")
     return path
+
+
+def test_the_readme_lists_the_keys_hint_json_prints() -> None:
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    listed = re.search(r"`--json` gives (`verdict`.*?`deal`)\.", text)
+    assert listed is not None  # each key in backticks; what a value is, in brackets, left out
+    assert set(re.findall(r"`(\w+)`", re.sub(r"\([^)]*\)", "", listed.group(1)))) == JSON_KEYS
 
 
 def test_a_hint_from_the_deal_is_the_solvers_first_move(capsys: Any, line: list[str]) -> None:
@@ -128,10 +136,12 @@ def test_a_small_budget_gets_a_small_table_that_holds_it() -> None:
 def test_a_table_that_fills_says_unknown_and_which_option_to_raise(capsys: Any) -> None:
     """Deal 26 is lost, proved in about 50,000 positions; a table of 2**10 fills first."""
     argv = ["hint", "beleaguered_castle", "26", "--budget", "60000"]
-    assert json.loads(run(capsys, *argv, "--json")[1])["verdict"] == "lost"
+    record = json.loads(run(capsys, *argv, "--json")[1])
+    assert (record["verdict"], record["table_bits"]) == ("lost", table_bits_for(60_000))
     status, out, _ = run(capsys, *argv, "--table-bits", "10", "--json")
     record = json.loads(out)
     assert status == 0 and (record["verdict"], record["reason"], record["best_move"]) == ("unknown", "memory", None)
+    assert (record["budget"], record["table_bits"]) == (60_000, 10)
     text = run(capsys, *argv, "--table-bits", "10")[1]
     assert "unknown: undecided: the transposition table filled (raise --table-bits)" in text
     assert text.splitlines()[-1] == "best move: none found before the table filled (raise --table-bits)"

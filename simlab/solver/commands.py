@@ -18,7 +18,7 @@ from simlab.move_files import read_moves, replay_moves
 from simlab.params import DEAL_NUMBER, option_type, parse_cli_params
 from simlab.solver import SolveResult, plan_for, solve
 from simlab.solver.hint import Hint, hint
-from simlab.solver.limits import BUDGET, TABLE_BITS
+from simlab.solver.limits import BUDGET, TABLE_BITS, table_bits_for
 from simlab.solver.replay import replays_to_win
 from simlab.solver.shorten import shorten
 
@@ -148,9 +148,10 @@ def run_hint(args: argparse.Namespace) -> int:
     moves = read_moves(args.moves) if args.moves is not None else []
     source = f"moves file {str(args.moves)!r}" if args.moves is not None else "no moves"
     state = replay_moves(game, game.initial_state(args.deal), moves, source)[-1]
-    found = hint(game, state, budget=args.budget, table_bits=args.table_bits)
+    bits = table_bits_for(args.budget) if args.table_bits is None else args.table_bits
+    found = hint(game, state, budget=args.budget, table_bits=bits)
     if args.json:
-        print(json.dumps(hint_json(game, args.deal, len(moves), state, found, args.budget)))
+        print(json.dumps(hint_json(game, args.deal, len(moves), state, found, (args.budget, bits))))
         return 0
     where = f"after {len(moves)} move{'' if len(moves) == 1 else 's'}" if moves else "as dealt"
     print(f"{game.name} deal {args.deal} {where}: {hint_sentence(found, args.budget)}")
@@ -184,14 +185,15 @@ def best_move_text(game: Game, state: State, found: Hint) -> str:
     return "none found within the budget (raise --budget)"
 
 
-def hint_json(game: Game, deal: int, after: int, state: State, found: Hint, budget: int) -> dict:
-    """The hint as ``simlab hint --json`` prints it."""
-    best = found.best_move
+def hint_json(game: Game, deal: int, after: int, state: State, found: Hint, limits: tuple[int, int]) -> dict:
+    """The hint as ``simlab hint --json`` prints it; ``limits``: the budget and table bits searched with."""
+    best, (budget, table_bits) = found.best_move, limits
     return {
         "game": game.name, "params": dict(game.params), "deal": deal, "after_moves": after,
         "verdict": found.verdict, "reason": found.result.reason,
         "best_move": [best.source, best.destination] if best is not None else None,
         "best_move_named": describe_line(game, state, [best])[0] if best is not None else None,
         "moves_to_win": found.moves_to_win, "information": found.result.information,
-        "budget": budget, "nodes": found.result.nodes, "seconds": round(found.result.seconds, 6),
+        "budget": budget, "table_bits": table_bits, "nodes": found.result.nodes,
+        "seconds": round(found.result.seconds, 6),
     }
