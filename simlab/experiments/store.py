@@ -40,6 +40,7 @@ from simlab.games import make_game
 from simlab.policies.catalog import make_policy
 
 DATABASE_NAME = "results.sqlite"
+DEALS_CSV = "deals.csv"  # the per-deal table a report writes beside it
 ROW_COLUMNS = ("cell", "deal", "verdict", "end_reason", "moves", "cards_home", "nodes",
                "cpu_seconds", "error", "traceback")
 # The per-deal table (``deals_frame``): one row per (game, policy, deal).
@@ -523,9 +524,6 @@ def typed_deals(frame: pd.DataFrame) -> pd.DataFrame:
     if "bound_value" in frame:
         frame["bound_value"] = _numbers(frame["bound_value"]).astype("float64")
     return frame
-
-
-DEALS_CSV = "deals.csv"
 
 
 def read_deals(folder: Path) -> pd.DataFrame:
