@@ -70,6 +70,23 @@ def test_a_signal_stops_a_long_compiled_solve_at_once(signum: int, status: int, 
     assert seconds < STOP_WITHIN, (seconds, err)
 
 
+@pytest.mark.parametrize("command", ["hint", "show"])
+def test_ctrl_c_stops_a_long_hint_and_a_page_of_verdicts_at_once(tmp_path: Path, command: str) -> None:
+    """``simlab hint`` and ``simlab show --verdicts`` search like ``solve``, and stop like it."""
+    page = tmp_path / "page.html"
+    argv = {"hint": ["hint", *LONG_SEARCH],
+            "show": ["show", "windmill", "2", "--policy", "greedy", "--verdicts", "--verdict-budget", "100000000",
+                     "--html", str(page)]}[command]
+    process = start_searching("windmill", *argv)
+    # show: greedy's line first (about a second), then the verdict of its first position, minutes
+    code, err, seconds = stopped(process, signal.SIGINT, after=1.5 if command == "hint" else 3.0)
+    assert code == 130, err
+    assert err.strip().splitlines()[0] == f"Interrupted. simlab {command} stopped; it saves nothing, so run it " \
+                                          "again to start over.", err
+    assert seconds < STOP_WITHIN, (seconds, err)
+    assert not page.exists()
+
+
 @pytest.mark.parametrize(("signum", "status", "word"), SIGNALS)
 def test_a_signal_stops_a_sequential_run_mid_search_without_an_error_row(
         tmp_path: Path, signum: int, status: int, word: str) -> None:
