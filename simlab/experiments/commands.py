@@ -49,6 +49,8 @@ def add_parsers(subparsers: Any) -> None:
                      help="resident memory one worker may hold: MiB, e.g. '2 GB', 'auto' or 'none' "
                           "(loky backend); past it: error row 'memory'")
     run.add_argument("--output", help="output folder (default: results/<name>)")
+    run.add_argument("--allow-outside-results", action="store_true",
+                     help="let the output folder lie outside results/ (or the folder SIMLAB_RESULTS_ROOT names)")
     run.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="show progress bars (default: only on a terminal)")
     run.set_defaults(func=run_command)
@@ -154,7 +156,8 @@ def run_command(args: argparse.Namespace) -> int:
                                     chunk_size=args.chunk_size, scheduler=args.scheduler,
                                     deal_timeout=args.deal_timeout, worker_memory=args.worker_memory,
                                     output=args.output)
-            outcome = run_experiment(config, progress=args.progress)
+            outcome = run_experiment(config, progress=args.progress,
+                                     allow_outside_results=args.allow_outside_results)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIG

@@ -178,7 +178,7 @@ def find_deals(query: DealQuery, root: Path = RESULTS, n_jobs: int | None = None
     query.check()
     wanted, examined = query.count, min(max(2 * query.count, FIRST_BATCH), query.limit)
     while True:
-        outcome = run_experiment(query.config(examined, root, n_jobs), progress=progress)
+        outcome = run_experiment(query.config(examined, root, n_jobs), progress=progress, results_root=root)
         found = matching_deals(outcome.frame, query)
         if len(found) >= wanted or examined >= query.limit:
             break
