@@ -24,6 +24,7 @@ import yaml
 from simlab.errors import ConfigError, ParameterError, SimlabError, UnknownNameError
 from simlab.experiments.sources import source_digest
 from simlab.games import GAMES
+from simlab.input_limits import MAX_INPUT_BYTES, MAX_NESTING, read_capped
 from simlab.params import DEAL_NUMBER, ROOT_SEED, Param, resolve_params
 from simlab.policies.catalog import policy_class, refuse_unplayable
 from simlab.registry import did_you_mean
@@ -45,9 +46,9 @@ _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 MAX_NAME_LENGTH = 100  # it names a folder; most file systems allow 255 bytes
 MAX_DEALS = 1_000_000  # deals of one experiment (each is a row per cell in memory and on disk)
 MAX_DEAL_NUMBER = int(DEAL_NUMBER.high)  # the results database stores deal numbers as signed 64-bit ints
-MAX_CONFIG_BYTES = 1_000_000  # a config is a page of YAML; more is a mistake (or an attack)
+MAX_CONFIG_BYTES = MAX_INPUT_BYTES  # a config is a page of YAML; more is a mistake (or an attack)
 MAX_CONFIG_VALUES = 100_000  # values after aliases are expanded (a "billion laughs" bomb has 10**9)
-MAX_CONFIG_DEPTH = 50  # lists and mappings inside each other (a config needs 5; 1,000 broke the parser)
+MAX_CONFIG_DEPTH = MAX_NESTING  # lists and mappings inside each other (a config needs 5; 1,000 broke the parser)
 # A dask scheduler address: tcp://host:port (or another dask protocol), or host:port.
 _SCHEDULER_PATTERN = re.compile(r"((tcp|tls|ucx|ws|wss|inproc)://)?[A-Za-z0-9_.\-\[\]:]+:[0-9]{1,5}")
 
@@ -235,8 +236,7 @@ def load_config(path: str | Path) -> ExperimentConfig:
 def read_text(path: str | Path, source: str) -> str:
     """The file as text: UTF-8 (a UTF-8 byte order mark is allowed), at most ``MAX_CONFIG_BYTES``."""
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_CONFIG_BYTES + 1)
+        data = read_capped(path, MAX_CONFIG_BYTES)
     except OSError as error:
         raise ConfigError(f"{source}: cannot read the config file: {error.strerror}.") from None
     if len(data) > MAX_CONFIG_BYTES:
