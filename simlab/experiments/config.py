@@ -439,7 +439,7 @@ class _Validator:
         self.playable(games, policies)
         claims = tuple(self.claim(f"claims[{i}]", c, games, policies)
                        for i, c in enumerate(self.sequence("claims", data.get("claims", []), 0)))
-        ladder = self.ladder(data["ladder"], policies) if data.get("ladder") is not None else None
+        ladder = self.ladder(data["ladder"], policies, games) if data.get("ladder") is not None else None
         output = data.get("output", f"results/{name}")
         return ExperimentConfig(
             name=name, root_seed=self.checked("root_seed", ROOT_SEED, data["root_seed"]),
@@ -616,8 +616,10 @@ class _Validator:
                       f"{', '.join(labels)}.")
         return value
 
-    def ladder(self, value: Any, policies: tuple[Component, ...]) -> Ladder:
-        """``ladder: {rungs, perfect, tries}``: policy labels of this config, each at most once."""
+    def ladder(self, value: Any, policies: tuple[Component, ...], games: tuple[Component, ...]) -> Ladder:
+        """``ladder: {rungs, perfect, tries}``: policy labels of this config, each at most once;
+        ``perfect`` a policy that proves its losses on every game (``Policy.proves_losses``),
+        since its ``lost`` is called ``unwinnable``."""
         spec = self.mapping("ladder", value, LADDER_KEYS, LADDER_REQUIRED)
         items = self.sequence("ladder.rungs", spec["rungs"], 1)
         rungs = tuple(self.label(f"ladder.rungs[{i}]", item, policies, "policy") for i, item in enumerate(items))
@@ -629,10 +631,24 @@ class _Validator:
         if perfect in rungs:
             self.fail("ladder.perfect", f": the policy '{perfect}' is also rung {rungs.index(perfect)}. "
                       "Perfect play sits above every rung: remove it from ladder.rungs.")
+        self.proving(perfect, policies, games)
         tries = self.integer("ladder.tries", spec.get("tries", 1), 1)
         if tries > MAX_TRIES:
             self.expect("ladder.tries", f"an int in [1, {MAX_TRIES}]", tries)
         return Ladder(rungs=rungs, perfect=perfect, tries=tries)
+
+    def proving(self, label: str, policies: tuple[Component, ...], games: tuple[Component, ...]) -> None:
+        """Refuse a perfect player whose ``lost`` on some game is not a proved loss."""
+        spec = next(p for p in policies if p.label == label)
+        if ":" in spec.name and not self.import_policies:
+            return
+        policy = policy_class(spec.name)(**spec.params)
+        for game_spec in games:
+            if not policy.proves_losses(GAMES.get(game_spec.name)(**game_spec.params)):
+                self.fail("ladder.perfect", f" must be a policy whose every 'lost' is a loss proved by exhaustive "
+                          f"search, such as the solver (in mode 'thoughtful' where cards are hidden or "
+                          f"shuffled): difficulty.csv calls its losses 'unwinnable'. Got '{label}', whose "
+                          f"losses on game '{game_spec.label}' are not proved.")
 
     def execution(self, value: Any) -> Execution:
         spec = self.mapping("execution", value if value is not None else {}, EXECUTION_KEYS)

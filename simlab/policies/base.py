@@ -69,6 +69,12 @@ class Policy:
         unless a policy says otherwise)."""
         return self.stochastic
 
+    def proves_losses(self, game: Game) -> bool:
+        """Whether every ``lost`` of this policy on ``game`` is a loss proved by exhaustive
+        search (no line wins), as a ladder's perfect player must be for ``unwinnable`` to
+        mean what it says. A player's lost is only a game it did not win: False."""
+        return False
+
     def cannot_play(self, game: Game) -> str | None:
         """Why this policy, with these parameters, cannot play ``game``, or None when it can.
 

@@ -71,6 +71,11 @@ class SolverPolicy(Policy):
         something); thoughtful mode never reads it."""
         return self.params.get("mode", "thoughtful") == "fair"
 
+    def proves_losses(self, game: Game) -> bool:
+        """Its lost is an exhaustive search's, except in fair mode where cards are hidden or
+        shuffled: a fair player then loses games a search could not prove lost."""
+        return self.params.get("mode", "thoughtful") != "fair" or not (game.has_hidden_cards or game.has_chance)
+
     def cannot_play(self, game: Game) -> str | None:
         """Fair mode in a game that both hides cards and shuffles at a redeal: it samples
         one or plays out the other, never both (``_play`` would raise on every deal)."""
