@@ -20,7 +20,7 @@ import simlab
 from simlab.errors import ConfigError
 from simlab.experiments import commands
 from simlab.experiments.config import Ladder, config_from_dict
-from simlab.experiments.deal_lists import DealQuery, default_levels
+from simlab.experiments.deal_lists import DealQuery, default_levels, write_lines
 from simlab.experiments.ladder import (
     DEFAULT_LADDER,
     PERFECT_ONLY,
@@ -298,3 +298,29 @@ def test_simlab_deals_refuses_a_bad_query(arguments: list[str], message: str, tm
     assert commands.main(["deals", *arguments, "--results", str(tmp_path)]) == 2
     assert message in capsys.readouterr().err
     assert DealQuery("citadel", 1, 1, winnable=True).folder(tmp_path) == tmp_path / "citadel"
+
+
+def test_simlab_deals_checks_out_before_anything_runs(tmp_path: Path, capsys: Any) -> None:
+    """Issue 44: --out to a missing folder or to a folder failed (status 70) only after the
+    whole experiment ran. Now status 2 at once, naming --out, with no experiment made; an
+    existing list is not emptied by a run that stops before it is written."""
+    results = tmp_path / "results"
+    for out, found in ((tmp_path / "missing" / "easy.jsonl",
+                        f"but its folder '{tmp_path / 'missing'}' does not exist; make it first"),
+                       (tmp_path, "which is a folder.")):
+        status = commands.main(["deals", "citadel", "--winnable", "--count", "1", "--jobs", "1",
+                                "--results", str(results), "--out", str(out), "--no-progress"])
+        assert status == 2
+        assert (f"error: simlab deals: --out must be a file the JSON lines can be written to. Got '{out}', "
+                f"{found}") in capsys.readouterr().err
+        assert not results.exists()  # nothing ran
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text('{"deal": 1}\n')
+
+    def stopped(*_: Any) -> Any:
+        raise KeyboardInterrupt
+        yield  # a generator, as find_deals
+
+    with pytest.raises(KeyboardInterrupt):
+        write_lines(stopped(), kept)
+    assert kept.read_text() == '{"deal": 1}\n'

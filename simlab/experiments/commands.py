@@ -112,7 +112,7 @@ def deals_command(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from simlab.errors import ParameterError
-    from simlab.experiments.deal_lists import DealQuery, find_deals, write_lines
+    from simlab.experiments.deal_lists import DealQuery, check_out, find_deals, write_lines
     from simlab.params import parse_cli_params
 
     query = None
@@ -123,6 +123,8 @@ def deals_command(args: argparse.Namespace) -> int:
                               game_params=parse_cli_params(args.param))
             if args.jobs is not None and not (args.jobs >= 1 or args.jobs == -1):
                 raise ConfigError(f"simlab deals: --jobs must be an int >= 1, or -1. Got {args.jobs}.")
+            if args.out:
+                check_out(Path(args.out))  # before the experiment: it may run for hours
             entries = find_deals(query, Path(args.results), args.jobs, args.progress)
             written = write_lines(entries, Path(args.out) if args.out else None)
     except (ConfigError, ParameterError) as error:
