@@ -20,7 +20,7 @@ import sys
 import traceback
 from typing import Any, Callable, TypeVar
 
-from simlab.errors import ConfigError
+from simlab.errors import ConfigError, warnings_as_lines
 from simlab.experiments.config import load_config, with_overrides
 from simlab.interrupts import Terminated, cause_of, sigterm_as_interrupt
 
@@ -271,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     subparsers = parser.add_subparsers(dest="command", required=True)
     add_parsers(subparsers)
     args = parser.parse_args(argv)
-    return args.func(args)
+    with warnings_as_lines():
+        return args.func(args)
 
 
 if __name__ == "__main__":

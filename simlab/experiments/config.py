@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Hashable, Mapping, NoReturn
@@ -26,7 +27,7 @@ from simlab.experiments.sources import source_digest
 from simlab.games import GAMES
 from simlab.input_limits import MAX_INPUT_BYTES, MAX_NESTING, read_capped
 from simlab.params import DEAL_NUMBER, ROOT_SEED, Param, resolve_params
-from simlab.policies.catalog import policy_class, refuse_unplayable
+from simlab.policies.catalog import policy_class, refuse_unplayable, warn_unused
 from simlab.registry import did_you_mean
 from simlab.version import __version__
 
@@ -403,9 +404,22 @@ class _Validator:
                         "long (it names a folder)", value if len(value) <= 60 else f"{value[:40]}…")
         return value
 
+    def visible(self, path: str, value: str) -> str:
+        """Refuse invisible formatting characters (Unicode's Cf: the bidirectional controls
+        U+202A-202E, U+2066-2069, U+200E/U+200F, zero-width ones): in a label or a claim's
+        text they would reach the CSV tables and report.md, and reorder or hide what a
+        reader sees there."""
+        for position, char in enumerate(value):
+            if unicodedata.category(char) == "Cf":
+                name = unicodedata.name(char, "a formatting character")
+                self.fail(path, f" must be a str without invisible formatting characters (they reorder or hide "
+                          f"text in the tables). Got U+{ord(char):04X} {name} at character {position + 1} "
+                          f"of {value!r}.")
+        return value
+
     def label_text(self, path: str, value: Any) -> str:
         """A label: it names rows of tables and ``report.md``, so one line without '|'."""
-        value = self.text(path, value)
+        value = self.visible(path, self.text(path, value))
         if any(ord(c) < 32 or c in "|\x7f" for c in value) or len(value) > MAX_NAME_LENGTH:
             self.expect(path, f"a str without control characters or '|', at most {MAX_NAME_LENGTH} characters "
                         "long (it names rows of the tables)", value if len(value) <= 60 else f"{value[:40]}…")
@@ -539,7 +553,8 @@ class _Validator:
         must allow too: a message about a key the config never wrote would puzzle."""
         if "label" in item:
             return self.label_text(f"{path}.label", item["label"])
-        if any(ord(c) < 32 or c in "|\x7f" for c in default) or len(default) > MAX_NAME_LENGTH:
+        if (any(ord(c) < 32 or c in "|\x7f" or unicodedata.category(c) == "Cf" for c in default)
+                or len(default) > MAX_NAME_LENGTH):
             shown = default if len(default) <= 60 else f"{default[:40]}…"
             self.fail(path, f": give it a 'label' (a str without control characters or '|', at most "
                       f"{MAX_NAME_LENGTH} characters). Without one it would be named by its name and the "
@@ -577,6 +592,7 @@ class _Validator:
                 continue
             policy = policy_class(spec.name)(**spec.params)
             policy.registered_name = spec.name
+            built = [(GAMES.get(g.name)(**g.params), g.label) for g in games]
             for i, game_spec in enumerate(games):
                 where = f"policies[{j}] and games[{i}]"
                 try:
@@ -587,6 +603,8 @@ class _Validator:
                 except Exception as error:  # noqa: BLE001  (a user policy's cannot_play that raises)
                     self.fail(where, f": asking policy '{spec.label}' whether it can play game "
                               f"'{game_spec.label}' failed: {type(error).__name__}: {error}")
+            if self.import_policies:  # new input (a stored config read back is not warned again)
+                warn_unused(policy, built, f"{self.source}: policies[{j}].params.")
 
     def claim(self, path: str, item: Any, games: tuple[Component, ...],
               policies: tuple[Component, ...]) -> Claim:
@@ -596,9 +614,9 @@ class _Validator:
         return Claim(
             game=game, policy=policy,
             win_rate=self.number(f"{path}.win_rate", item["win_rate"], 0.0, 1.0),
-            source=self.text(f"{path}.source", item["source"]),
+            source=self.visible(f"{path}.source", self.text(f"{path}.source", item["source"])),
             tolerance=self.number(f"{path}.tolerance", item.get("tolerance", 0.0), 0.0, 1.0),
-            text=self.optional_text(f"{path}.text", item.get("text")),
+            text=self.visible(f"{path}.text", self.optional_text(f"{path}.text", item.get("text"))),
         )
 
     def label(self, path: str, value: Any, components: tuple[Component, ...], kind: str) -> str:
