@@ -366,3 +366,28 @@ def test_a_file_that_is_no_results_database_is_refused_untouched(
         assert commands.main(["recover", str(output)]) == 2
         assert "recover rebuilds only a damaged database" in capsys.readouterr().err
         assert folder_state(output) == before
+
+
+def test_the_readmes_offer_report_and_recover_only_options_they_have() -> None:
+    """Issue 44: experiments/README.md's "Recovering" offered --progress / --no-progress,
+    which simlab recover refuses. Every option named in that section, and on a line of
+    either README that runs simlab report or simlab recover, is one the command has."""
+    import argparse
+    import re
+
+    from robust_helpers import REPO
+
+    parser = argparse.ArgumentParser()
+    commands.add_parsers(parser.add_subparsers(dest="command"))
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for command in ("report", "recover"):
+        known = {option for action in subparsers.choices[command]._actions for option in action.option_strings}
+        offered = set()
+        for readme in (REPO / "README.md", REPO / "experiments" / "README.md"):
+            text = readme.read_text(encoding="utf-8")
+            if command == "recover":
+                offered |= set(re.findall(r"--[a-z][a-z-]*", text.split("### Recovering", 1)[-1].split("\n#", 1)[0]))
+            for line in text.splitlines():
+                for call in re.findall(rf"simlab {command} [^`]*", line):
+                    offered |= set(re.findall(r"--[a-z][a-z-]*", call))
+        assert offered <= known, (command, offered - known)
