@@ -28,7 +28,8 @@ __all__ = ["env", "load_config", "load_results", "run", "summarize"]
 def run(config: str | Path | dict[str, Any] | ExperimentConfig, *, n_jobs: int | None = None,
         backend: str | None = None, chunk_size: int | None = None, scheduler: str | None = None,
         deal_timeout: float | None = None, worker_memory: float | str | None = None,
-        output: str | Path | None = None, progress: bool | None = None) -> pd.DataFrame:
+        output: str | Path | None = None, progress: bool | None = None,
+        allow_outside_results: bool = False) -> pd.DataFrame:
     """Run an experiment (resuming what its output folder already holds) and write its report.
 
     Args:
@@ -37,6 +38,8 @@ def run(config: str | Path | dict[str, Any] | ExperimentConfig, *, n_jobs: int |
             config's ``execution`` (``None`` keeps the config's; ``"none"``: no limit).
         output: override the output folder.
         progress: show progress bars (default: only on a terminal).
+        allow_outside_results: let the output folder lie outside the results root
+            (``results/`` of the current directory, or ``SIMLAB_RESULTS_ROOT``).
 
     Returns:
         The per-deal table: game, policy, deal, verdict, end_reason, moves,
@@ -54,7 +57,7 @@ def run(config: str | Path | dict[str, Any] | ExperimentConfig, *, n_jobs: int |
     config = with_overrides(config, source="run()", n_jobs=n_jobs, backend=backend,
                             chunk_size=chunk_size, scheduler=scheduler, deal_timeout=deal_timeout,
                             worker_memory=worker_memory, output=str(output) if output is not None else None)
-    outcome = run_experiment(config, progress=progress)
+    outcome = run_experiment(config, progress=progress, allow_outside_results=allow_outside_results)
     if outcome.failed:
         warnings.warn(f"{outcome.failed} deal(s) failed; see {outcome.folder / 'errors.txt'} and the "
                       "'error' column.", RuntimeWarning, stacklevel=2)

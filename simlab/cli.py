@@ -16,7 +16,7 @@ from typing import Sequence
 
 from simlab import __version__
 from simlab.compiling import compile_clock
-from simlab.errors import SimlabError
+from simlab.errors import SimlabError, warnings_as_lines
 from simlab.interrupts import Terminated, cause_of, sigterm_as_interrupt
 
 COMMAND_MODULES = ("simlab.commands", "simlab.experiments.commands", "simlab.solver.commands", "simlab.show")
@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = exit_.code
         return 0 if code is None else code if isinstance(code, int) else USAGE_ERROR
     try:
-        with sigterm_as_interrupt(), compile_clock(on_first=_say_compiling):
+        with sigterm_as_interrupt(), compile_clock(on_first=_say_compiling), warnings_as_lines():
             return int(args.func(args))
     except KeyboardInterrupt as interrupt:  # `run` and `deals` say more themselves
         cause = cause_of(interrupt)

@@ -16,7 +16,7 @@ from simlab.games import GAMES, make_game
 from simlab.params import DEAL_NUMBER, ROOT_SEED, Param, option_type, parse_cli_params
 from simlab.play import play_deal
 from simlab.policies import POLICIES, PlayRecord, make_policy
-from simlab.policies.catalog import refuse_unplayable
+from simlab.policies.catalog import refuse_unplayable, warn_unused
 
 DEAL_FORMATS = ("text", "json", "fcs")
 
@@ -147,6 +147,7 @@ def play_command(args: argparse.Namespace) -> int:
     game = make_game(args.game, **parse_cli_params(args.param))
     policy = make_policy(args.policy, **parse_cli_params(args.policy_param))
     refuse_unplayable(policy, game)  # as a config would, before anything is played
+    warn_unused(policy, [(game, game.name)], "--policy-param ")
     record = play_deal(game, policy, args.deal, root_seed=args.seed)
     if args.json:
         print(json.dumps(_record_json(game, policy.params, args, record)))

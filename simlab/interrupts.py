@@ -16,6 +16,13 @@ signal, or into a segfault. So:
   the end of the outermost block.
 
 Outside such a block nothing changes: a signal is handled as it always was.
+
+A block's first call of a kernel compiles it (a minute of CPU in a fresh checkout), and a
+signal waited for the whole compilation (80 s and more). numba's compiler is Python code
+whose errors propagate out of the dispatcher like any other, so while it compiles
+(``simlab.compiling`` counts its ``numba:compile`` events here) a signal is delivered at
+once. It still waits for the stretch of LLVM's C++ code running when it arrives, which
+holds the GIL and runs no bytecode (``simlab.compiling``, "Interrupting a compilation").
 """
 
 from __future__ import annotations
@@ -61,12 +68,33 @@ class _Deferral:
     depth = 0
     previous: dict[int, Any] = {}
     pending: list[int] = []
+    compiling = 0  # numba compilations under way, nested ones counted (``compiling_started``)
+
+
+def compiling_started() -> None:
+    """numba began to compile a kernel (``simlab.compiling`` says so): a signal recorded
+    just before is delivered now. Only the main thread's compilations count: a signal is
+    raised there, maybe while another thread compiles and this one runs compiled code."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    _Deferral.compiling += 1
+    if _Deferral.pending and _Deferral.depth:
+        _deliver_pending()
+
+
+def compiling_ended() -> None:
+    """numba finished (or abandoned) compiling a kernel."""
+    if threading.current_thread() is threading.main_thread():
+        _Deferral.compiling = max(0, _Deferral.compiling - 1)
 
 
 def _record(signum: int, frame: Any) -> None:
-    """The handler inside ``signals_deferred``: remember the signal, raise nothing."""
+    """The handler inside ``signals_deferred``: remember the signal, raise nothing; but
+    while numba compiles, deliver it now (raising from the compiler's Python code is safe)."""
     if signum not in _Deferral.pending:
         _Deferral.pending.append(signum)
+    if _Deferral.compiling:
+        _deliver_pending()
 
 
 @contextmanager

@@ -23,6 +23,7 @@ from typing import Any
 
 from simlab.engine.game import REDEAL, Game, Move, State, parse_move
 from simlab.errors import IllegalMoveError, SimlabError
+from simlab.input_limits import MAX_INPUT_BYTES, MAX_NESTING, read_capped
 
 MOVES_LABEL = "moves:"
 # One numbered move as ``simlab.engine.notation.numbered`` prints it: ``12. 8H row3 -> row5``,
@@ -39,9 +40,13 @@ def read_moves(path: str | Path) -> list[Move]:
             1 for the first) is not ``SOURCE->DESTINATION``.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = read_capped(path, MAX_INPUT_BYTES)
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise SimlabError(f"cannot read the moves file {str(path)!r}: {error}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise SimlabError(f"moves file {str(path)!r} must be at most {MAX_INPUT_BYTES:,} bytes (as a config "
+                          "file). Got a larger file.")
     if text.lstrip().startswith(("{", "[")):
         return _json_moves(text, path)
     return _text_moves(text, path)
@@ -71,6 +76,9 @@ def _numbered_moves(found: list[tuple[str, str, str, str]], path: str | Path) ->
 
 
 def _json_moves(text: str, path: str | Path) -> list[Move]:
+    if json_depth(text) > MAX_NESTING:
+        raise SimlabError(f"moves file {str(path)!r} must nest JSON lists and objects at most {MAX_NESTING} "
+                          "deep (a moves file needs 3). Got a deeper document.")
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError as error:
@@ -80,6 +88,30 @@ def _json_moves(text: str, path: str | Path) -> list[Move]:
         raise SimlabError(f"moves file {str(path)!r}: expected a JSON list of moves or an object "
                           "with a \"moves\" list (as 'simlab solve --json' prints).")
     return [_json_move(item, number, path) for number, item in enumerate(items, start=1)]
+
+
+def json_depth(text: str) -> int:
+    """How deep the JSON ``text`` nests lists and objects, counted without parsing it
+    (``json.loads`` recurses once per level: 100,000 levels raised ``RecursionError``).
+    Brackets inside strings do not count; the text need not be valid JSON."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 def _json_move(item: Any, number: int, path: str | Path) -> Move:

@@ -25,7 +25,7 @@ from simlab.move_files import read_moves, replay_moves
 from simlab.params import DEAL_NUMBER, ROOT_SEED, Param, option_type, parse_cli_params
 from simlab.play import play_deal
 from simlab.policies import make_policy
-from simlab.policies.catalog import refuse_unplayable
+from simlab.policies.catalog import refuse_unplayable, warn_unused
 from simlab.policies.record import NO_MOVES, stop_reason
 from simlab.solver import plan_for, solve
 from simlab.solver.commands import ENDINGS, thoughtful_note
@@ -114,6 +114,7 @@ def verdicts_note(game: Game, budget: int) -> str:
 def _policy_moves(game: Game, args: argparse.Namespace) -> tuple[list[Move], ShowHeader]:
     policy = make_policy(args.policy, **parse_cli_params(args.policy_param))
     refuse_unplayable(policy, game)  # as `simlab play` does, before anything is played
+    warn_unused(policy, [(game, game.name)], "--policy-param ")
     record = play_deal(game, policy, args.deal, root_seed=args.seed)
     params = ", ".join(f"{key}={value}" for key, value in policy.params.items())
     header = ShowHeader(f"policy {args.policy}, seed {args.seed}", outcome(record),

@@ -9,8 +9,12 @@ skips this in a second.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
+
+from simlab.experiments.folders import RESULTS_ROOT_ENV
 
 WARM_UPS = (
     # the Castle portfolio: best-first, depth-first, loss proofs, safe plays
@@ -23,7 +27,11 @@ WARM_UPS = (
 
 
 def pytest_configure(config) -> None:
-    """In the controller of an xdist run only (``make test``), before its workers start."""
+    """Let runs write into the tests' temporary folders; then, in the controller of an xdist
+    run only (``make test``), compile before its workers start."""
+    # Output folders must lie in the results root (``simlab.experiments.folders``): for the
+    # tests that is where pytest makes ``tmp_path`` (the tests of the root set their own).
+    os.environ[RESULTS_ROOT_ENV] = str(config.option.basetemp or tempfile.gettempdir())
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return
     runs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -7,18 +7,20 @@ Timing columns differ between runs and are left out of every equality check.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pytest
+import yaml
 
 import simlab
 from simlab.errors import ConfigError
 from simlab.experiments import commands
 from simlab.experiments.config import Ladder, config_from_dict
-from simlab.experiments.deal_lists import LINE_KEYS, DealQuery, default_levels
+from simlab.experiments.deal_lists import LINE_KEYS, DealQuery, default_levels, write_lines
 from simlab.experiments.ladder import (
     DEFAULT_LADDER,
     PERFECT_ONLY,
@@ -88,6 +90,31 @@ def test_a_bad_ladder_is_a_config_error_naming_its_key(ladder: dict[str, Any], m
         config_from_dict(config_with(ladder=ladder), source="x.yaml")
     assert str(error.value).startswith("x.yaml: "), str(error.value)
     assert message in str(error.value), str(error.value)
+
+
+def test_perfect_play_must_prove_its_losses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """difficulty.csv calls the perfect player's losses 'unwinnable': a player whose lost is
+    only a game it did not win (random), or the fair solver where cards are hidden, is
+    refused with status 2 before anything runs; the solver, thoughtful or on an open game, is
+    taken (issue 44: 'perfect: random' called every deal unwinnable)."""
+    expected = ("x.yaml: ladder.perfect must be a policy whose every 'lost' is a loss proved by exhaustive "
+                "search, such as the solver (in mode 'thoughtful' where cards are hidden or shuffled): "
+                "difficulty.csv calls its losses 'unwinnable'. Got 'random', whose losses on game 'citadel' "
+                "are not proved.")
+    with pytest.raises(ConfigError, match=re.escape(expected)):
+        config_from_dict(config_with(ladder={"rungs": ["greedy"], "perfect": "random"}), source="x.yaml")
+    fair = {"name": "solver", "label": "fair", "params": {"mode": "fair"}}
+    with pytest.raises(ConfigError, match="Got 'fair', whose losses on game 'windmill' are not proved"):
+        config_from_dict(config_with(games=["citadel", "windmill"], policies=["greedy", fair],
+                                     ladder={"rungs": ["greedy"], "perfect": "fair"}), source="x.yaml")
+    assert config_from_dict(config_with(games=["citadel"], policies=["greedy", fair],
+                                        ladder={"rungs": ["greedy"], "perfect": "fair"})).ladder is not None
+    output = tmp_path / "out"
+    path = tmp_path / "x.yaml"
+    path.write_text(yaml.safe_dump(config_with(ladder={"rungs": ["greedy"], "perfect": "random"},
+                                               output=str(output))))
+    assert commands.main(["run", str(path), "--no-progress"]) == 2
+    assert expected.replace("x.yaml", str(path)) in capsys.readouterr().err and not output.exists()
 
 
 def test_a_ladder_is_resolved_and_a_config_without_one_reads_as_before() -> None:
@@ -275,3 +302,29 @@ def test_simlab_deals_refuses_a_bad_query(arguments: list[str], message: str, tm
     assert commands.main(["deals", *arguments, "--results", str(tmp_path)]) == 2
     assert message in capsys.readouterr().err
     assert DealQuery("citadel", 1, 1, winnable=True).folder(tmp_path) == tmp_path / "citadel"
+
+
+def test_simlab_deals_checks_out_before_anything_runs(tmp_path: Path, capsys: Any) -> None:
+    """Issue 44: --out to a missing folder or to a folder failed (status 70) only after the
+    whole experiment ran. Now status 2 at once, naming --out, with no experiment made; an
+    existing list is not emptied by a run that stops before it is written."""
+    results = tmp_path / "results"
+    for out, found in ((tmp_path / "missing" / "easy.jsonl",
+                        f"but its folder '{tmp_path / 'missing'}' does not exist; make it first"),
+                       (tmp_path, "which is a folder.")):
+        status = commands.main(["deals", "citadel", "--winnable", "--count", "1", "--jobs", "1",
+                                "--results", str(results), "--out", str(out), "--no-progress"])
+        assert status == 2
+        assert (f"error: simlab deals: --out must be a file the JSON lines can be written to. Got '{out}', "
+                f"{found}") in capsys.readouterr().err
+        assert not results.exists()  # nothing ran
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text('{"deal": 1}\n')
+
+    def stopped(*_: Any) -> Any:
+        raise KeyboardInterrupt
+        yield  # a generator, as find_deals
+
+    with pytest.raises(KeyboardInterrupt):
+        write_lines(stopped(), kept)
+    assert kept.read_text() == '{"deal": 1}\n'

@@ -15,8 +15,10 @@ from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 
 from simlab.experiments import plots
-from simlab.experiments.config import config_from_dict
-from simlab.experiments.report import game_cards
+from simlab.experiments.config import Ladder, config_from_dict
+from simlab.experiments.ladder import difficulty_column, difficulty_table, skill_curve
+from simlab.experiments.report import game_cards, write_reports
+from simlab.experiments.store import DEAL_COLUMNS, TRY_COLUMNS
 from simlab.experiments.tables import summarize
 
 matplotlib.use("Agg")
@@ -218,3 +220,97 @@ def test_cards_home_keeps_players_that_search_as_they_play(deals: pd.DataFrame) 
     labels = [text.get_text() for text in panel(figure, "castle").get_legend().get_texts()]
     assert any(label.startswith("lookahead (6)") for label in labels)
     assert not any(label.startswith("solver") for label in labels)  # decided before a move
+
+
+# ----- any subset of results (issue 44): every figure drawn, or left out when it has no data ------
+EDGE_CASES = ("no rows", "all errors", "none won", "none finished", "one cell all errors")
+LADDER = Ladder(rungs=("random", "greedy"), perfect="solver", tries=1)
+
+
+def edge_case(deals: pd.DataFrame, case: str) -> pd.DataFrame:
+    """The per-deal table of ``make_deals`` (the solver's won castle deals with critical
+    counts) as a run could leave it: no rows, every deal an error row (``worker.failure_row``:
+    no moves, no nodes), no deal won, no deal played to a win or a loss (all unknown), one
+    cell's every deal failed."""
+    won = deals["verdict"] == "won"
+    counted = won & (deals["policy"] == "solver")
+    deals = deals.assign(critical_decisions=np.where(counted, 3, np.nan),
+                         decision_positions=np.where(counted, 30, np.nan),
+                         critical_share=np.where(counted, 0.1, np.nan),
+                         critical_undecided=np.where(counted, 0, np.nan))
+    failed = {"verdict": "error", "end_reason": "worker_died", "moves": 0, "cards_home": 0, "nodes": 0,
+              "error": "WorkerDied: exit status 3", "critical_decisions": np.nan,
+              "decision_positions": np.nan, "critical_share": np.nan, "critical_undecided": np.nan}
+    if case == "no rows":
+        return deals.iloc[0:0]
+    if case == "all errors":
+        return deals.assign(**failed)
+    if case == "none won":
+        return deals.assign(verdict=deals["verdict"].replace("won", "lost"),
+                            end_reason=np.where(won, "no_moves", deals["end_reason"]),
+                            critical_share=np.nan)
+    if case == "none finished":
+        return deals.assign(verdict="unknown", end_reason="budget", moves=0, critical_share=np.nan)
+    one = deals["policy"] == "greedy"
+    return pd.concat([deals[~one], deals[one].assign(**failed)], ignore_index=True)
+
+
+EXPECTED = {  # the figures with something to show in each case
+    "no rows": set(),
+    "all errors": {"difficulty"},  # every deal's difficulty is unknown: a bar says so
+    "none won": {"win_rates", "convergence", "solver_effort", "cards_home_lost", "difficulty", "skill_curve"},
+    "none finished": {"win_rates", "convergence", "solver_effort", "difficulty", "skill_curve"},
+    "one cell all errors": {"win_rates", "convergence", "solver_effort", "cards_home_lost",
+                            "critical_decisions", "difficulty", "skill_curve"},
+}
+
+
+@pytest.mark.parametrize("case", EDGE_CASES)
+def test_every_figure_is_drawn_or_left_out_from_any_subset_of_results(
+        tmp_path: Path, deals: pd.DataFrame, claims: pd.DataFrame, case: str) -> None:
+    """No figure raises on a degenerate table (the convergence legend of a run whose every
+    deal failed raised ValueError from matplotlib: no policy, ncol=0); each is drawn when
+    it has data and is None when it has none, and save_figures saves exactly those."""
+    frame = edge_case(deals, case)
+    summary = summarize(frame)
+    castle = frame[frame["game"] == "castle"]
+    ranked = castle.assign(difficulty=difficulty_column(castle, None, LADDER))
+    difficulty = difficulty_table(ranked, LADDER)
+    curve = skill_curve(summarize(castle), ranked, None, LADDER, [])
+    figures = {
+        "win_rates": plots.win_rate_figure(summary, claims),
+        "convergence": plots.convergence_figure(frame, claims),
+        "solver_effort": plots.effort_figure(frame),
+        "cards_home_lost": plots.cards_home_figure(frame, CARDS),
+        "critical_decisions": plots.critical_figure(frame),
+        "difficulty": plots.difficulty_figure(difficulty),
+        "skill_curve": plots.skill_curve_figure(curve),
+    }
+    assert {name for name, figure in figures.items() if figure is not None} == EXPECTED[case]
+    # saved: each laid out and rendered, legends included
+    saved = plots.save_figures(tmp_path, frame, summary, claims, difficulty, curve, CARDS)
+    assert set(saved) == EXPECTED[case]
+    assert all((tmp_path / f"{name}.{extension}").stat().st_size > 0
+               for name in saved for extension in plots.FORMATS)
+
+
+def test_a_run_whose_every_deal_failed_writes_every_table_and_the_report(tmp_path: Path) -> None:
+    """Every deal an error row (a ladder too): every table and report.md are written, the
+    figures that have nothing to show are left out, and the report says the deals failed."""
+    config = config_from_dict({"name": "failed", "root_seed": 0, "deals": {"start": 1, "count": 3},
+                               "games": ["citadel"], "policies": ["random", "greedy", "solver"],
+                               "ladder": {"rungs": ["random", "greedy"], "perfect": "solver", "tries": 2}},
+                              source="test")
+    rows = [{"game": "citadel", "policy": policy, "information": "open", "deal": deal, "verdict": "error",
+             "end_reason": "worker_died", "moves": 0, "cards_home": 0, "nodes": 0, "cpu_seconds": 0.0,
+             "error": "WorkerDied: exit status 3"} for policy in ("random", "greedy", "solver") for deal in (1, 2, 3)]
+    frame = pd.DataFrame(rows, columns=list(DEAL_COLUMNS))
+    tables = write_reports(tmp_path, config, frame, {"sessions": []}, None, pd.DataFrame(columns=list(TRY_COLUMNS)))
+    for name in ("deals", "summary", "brackets", "claims", "comparisons", "difficulty", "skill_curve"):
+        assert (tmp_path / f"{name}.csv").is_file()
+    assert tables["summary"]["failed"].tolist() == [3, 3, 3]
+    assert set(tables["difficulty"].query("deals > 0")["difficulty"]) == {"unknown"}
+    report = (tmp_path / "report.md").read_text()
+    assert "citadel" in report
+    assert not (tmp_path / "win_rates.png").exists() and not (tmp_path / "convergence.png").exists()
+    assert (tmp_path / "difficulty.png").is_file()

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import socket
 import threading
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
+import yaml
 from robust_helpers import SEQUENTIAL, config, folder_state, simlab, write_config
 
 from simlab.experiments import commands, runner
-from simlab.experiments.config import load_config
+from simlab.experiments.config import config_from_dict, load_config
 
 EARLIER = {"name": "robust", "root_seed": 3}
 
@@ -82,6 +84,17 @@ CASES: list[tuple[str, Callable[[Path], Any], list[str]]] = [
      ["the config must expand to at most 100,000 values", "alias bomb"]),
     ("huge file", lambda out: yaml_text(out, description='"' + "x" * 1_100_000 + '"'),
      ["the config file must be at most 1,000,000 bytes"]),
+    # issue 44: bidirectional controls in a label or a claim reached the CSV tables
+    ("label with a right-to-left override",
+     lambda out: config(out, games=[{"name": "citadel", "label": "cit\u202eadel"}]),
+     ["games[0].label must be a str without invisible formatting characters (they reorder or hide text in the "
+      "tables). Got U+202E RIGHT-TO-LEFT OVERRIDE at character 4 of 'cit\\u202eadel'."]),
+    ("policy label with a left-to-right mark",
+     lambda out: config(out, policies=[{"name": "random", "label": "\u200erandom"}]),
+     ["policies[0].label must be a str without invisible formatting characters", "U+200E LEFT-TO-RIGHT MARK"]),
+    ("claim source with an isolate", lambda out: config(out, claims=[
+        {"game": "citadel", "policy": "random", "win_rate": 0.5, "source": "a \u2066paper\u2069"}]),
+     ["claims[0].source must be a str without invisible formatting characters", "U+2066 LEFT-TO-RIGHT ISOLATE"]),
 ]
 
 
@@ -171,3 +184,41 @@ def test_the_real_command_refuses_an_alias_bomb_quickly(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert f"error: {path}: the config must expand to at most 100,000 values" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_parameter_that_changes_nothing_is_warned_once_in_one_place(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44: fan_empty_row for the heuristic on a game without fans, samples for the
+    thoughtful solver were accepted silently. Set to another value than its default, a
+    parameter that has no effect on any game of the config is warned of (the result stays
+    as it was: the parameter is part of the cell); by the config and the command line alike."""
+    from simlab import cli
+    from simlab.errors import UnusedParameterWarning
+
+    data = config(tmp_path / "out", policies=[{"name": "heuristic", "params": {"fan_empty_row": 1.0}},
+                                              {"name": "solver", "params": {"samples": 4, "budget": 1000}}])
+    path = write_config(tmp_path / "x.yaml", data)
+    with pytest.warns(UnusedParameterWarning) as caught:
+        load_config(path)
+    assert [str(w.message) for w in caught] == [
+        f"{path}: policies[0].params.fan_empty_row: fan_empty_row=1.0 has no effect on game 'citadel': game "
+        "'citadel' has no fans (an emptied row takes any card there), so empty_row counts instead. Remove it, "
+        "or play a game it applies to.",
+        f"{path}: policies[1].params.samples: samples=4 has no effect on game 'citadel': it is used only in mode "
+        "'fair'. Remove it, or play a game it applies to."]
+    assert cli.main(["play", "citadel", "5", "--policy", "heuristic", "--policy-param", "fan_same_suit=2"]) == 0
+    assert ("warning: --policy-param fan_same_suit: fan_same_suit=2.0 has no effect on game 'citadel'"
+            in capsys.readouterr().err)
+    quiet = [  # a game it applies to, a default value, the fair solver where cards are hidden
+        config(tmp_path / "q", games=["citadel", "fan"],
+               policies=[{"name": "heuristic", "params": {"fan_empty_row": 1.0}}]),
+        config(tmp_path / "q", policies=[{"name": "solver", "params": {"samples": 16}}]),
+        config(tmp_path / "q", games=["windmill"],
+               policies=[{"name": "solver", "params": {"mode": "fair", "samples": 2, "completion_budget": 10}}]),
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnusedParameterWarning)
+        for quiet_data in quiet:
+            loaded = load_config(write_config(tmp_path / "q.yaml", quiet_data))
+            config_from_dict(loaded.to_dict(), import_policies=False)  # a stored config read back: no warning
+        config_from_dict(yaml.safe_load(path.read_text()), import_policies=False)  # the warned one, read back

@@ -118,3 +118,21 @@ def test_cards_home_leaves_the_solver_out_and_says_so(run: Path) -> None:
     assert "a deal the solver decided before a move is left out" in figure.get_suptitle()
     assert re.search(r"a deal the solver proved lost, or gave up on, before making a move .* left out",
                      (run / "report.md").read_text())
+
+
+def test_a_run_whose_every_deal_fails_writes_its_report(tmp_path: Path) -> None:
+    """Issue 44: every deal an error row (a policy that raises on each; the issue's policy
+    killed its worker with os._exit, the same rows): the run ended in matplotlib's
+    ValueError from the convergence legend and wrote no report.md. Now every table and
+    report.md are written; the figures with nothing to show are left out."""
+    output = tmp_path / "out"
+    data = config(output, deals={"start": 1, "count": 3},
+                  policies=[{"name": "experiment_helpers:Flaky", "label": "fails", "params": {"fail_rate": 1.0}}],
+                  execution={"backend": "sequential"})
+    with pytest.warns(RuntimeWarning, match="3 deal\\(s\\) failed"):
+        frame = simlab.run(data, progress=False)
+    assert (frame["verdict"] == "error").all() and len(frame) == 3
+    for name in ("deals.csv", "summary.csv", "claims.csv", "comparisons.csv", "errors.txt", "report.md"):
+        assert (output / name).is_file(), name
+    assert "citadel: no deal was played." in (output / "report.md").read_text()
+    assert not list(output.glob("*.png"))

@@ -7,15 +7,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
+from experiment_helpers import tables_without_timing
 from numba import njit
-from robust_helpers import SEQUENTIAL, config, run_here, simlab, write_config
+from robust_helpers import SEQUENTIAL, config, folder_state, run_here, simlab, write_config
 
 import simlab.policies.solver_policy as solver_policy
 from simlab import cli
 from simlab.errors import ConfigError, ParameterError
 from simlab.experiments.config import MAX_CONFIG_DEPTH, config_from_dict, load_config, with_overrides
+from simlab.experiments.folders import MARKER, RESULTS_ROOT_ENV
 from simlab.experiments.history import config_changes
 from simlab.experiments.worker import error_row
 from simlab.games import GAMES, make_game
@@ -144,9 +147,84 @@ def test_a_list_as_a_mapping_key(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_an_output_folder_that_cannot_be_created(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write_config(tmp_path / "x.yaml", config(Path("/proc/simlab_refuse_test"), execution=SEQUENTIAL))
-    status, _, err = run_here(path, capsys)
+    status, _, err = run_here(path, capsys, "--allow-outside-results")  # past the results-root check
     assert status == 2
     assert "x.yaml: output must be a folder that can be created and written. Got '/proc/simlab_refuse_test'" in err
+
+
+# ----- output folders simlab did not make (issue 44) ------------------------------------------------
+def test_a_folder_of_the_users_own_is_refused_and_left_as_it_was(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder holding a user's report.md and summary.csv: status 2, the file, the key and
+    what was expected named, not one byte of it changed (they were overwritten, status 0)."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "report.md").write_text("# my own notes\n")
+    (mine / "summary.csv").write_text("my,own\n1,2\n")
+    before = folder_state(mine)
+    path = write_config(tmp_path / "x.yaml", config(mine, execution=SEQUENTIAL))
+    status, _, err = run_here(path, capsys)
+    assert status == 2
+    assert (f"x.yaml: output must be a new or empty folder, or one simlab made (it holds .simlab-results "
+            f"or results.sqlite). Got '{mine}', which holds 2 entries of its own (report.md, summary.csv) "
+            "and no sign of simlab. A run would overwrite its report.md and summary.csv. Nothing was "
+            "written.") in err
+    assert folder_state(mine) == before and sorted(p.name for p in mine.iterdir()) == ["report.md", "summary.csv"]
+
+
+def test_simlabs_own_folders_resume_new_and_old(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder simlab made resumes: with its marker, with only its database (a simlab that
+    wrote no marker), with only an earlier report (its database moved away, as the message
+    on a damaged one advises), with only a stopped run's lock; an empty folder is taken."""
+    out = tmp_path / "out"
+    path = write_config(tmp_path / "x.yaml", config(out, execution=SEQUENTIAL))
+    assert run_here(path, capsys)[0] == 0
+    assert (out / MARKER).is_file()
+    summary = tables_without_timing(out)["summary"]
+    assert run_here(path, capsys)[0] == 0  # resumed: nothing to play
+    (out / MARKER).unlink()
+    assert run_here(path, capsys)[0] == 0 and (out / MARKER).is_file()  # an older simlab's folder
+    (out / MARKER).unlink()
+    (out / "results.sqlite").rename(tmp_path / "moved.sqlite")
+    assert run_here(path, capsys)[0] == 0
+    pd.testing.assert_frame_equal(tables_without_timing(out)["summary"], summary)
+    for leftover in ("empty", "locked"):
+        folder = tmp_path / leftover
+        folder.mkdir()
+        if leftover == "locked":
+            (folder / "simlab.lock").write_text("pid 1 started 2026-01-01T00:00:00+00:00\n")
+        other = write_config(tmp_path / f"{leftover}.yaml", config(folder, execution=SEQUENTIAL))
+        assert run_here(other, capsys)[0] == 0
+        pd.testing.assert_frame_equal(tables_without_timing(folder)["summary"], summary)
+
+
+def test_a_folder_outside_the_results_root_needs_the_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """results/ of the directory simlab runs from is the results root (SIMLAB_RESULTS_ROOT
+    moves it): a folder outside it, also through a symbolic link, is refused with status 2
+    before anything is made, unless --allow-outside-results says so."""
+    monkeypatch.delenv(RESULTS_ROOT_ENV)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    inside = write_config(tmp_path / "inside.yaml", config(Path("results/robust"), execution=SEQUENTIAL))
+    assert run_here(inside, capsys)[0] == 0 and (work / "results/robust/report.md").is_file()
+    elsewhere = tmp_path / "elsewhere"
+    (work / "results" / "link").symlink_to(elsewhere, target_is_directory=True)
+    for output in (elsewhere / "x", Path("results/link/x"), Path("../x")):
+        path = write_config(tmp_path / "out.yaml", config(output, execution=SEQUENTIAL))
+        status, _, err = run_here(path, capsys)
+        assert status == 2
+        assert (f"out.yaml: output must be a folder inside the results folder '{work / 'results'}' "
+                f"(results/ of the directory you run from, or the folder SIMLAB_RESULTS_ROOT names). Got "
+                f"'{output}', which is outside it. To write there anyway, run again with "
+                "--allow-outside-results.") in err
+        assert not elsewhere.exists() and not (tmp_path / "x").exists()
+    status, _, _ = run_here(path, capsys, "--allow-outside-results")
+    assert status == 0 and (tmp_path / "x" / "report.md").is_file()
+    monkeypatch.setenv(RESULTS_ROOT_ENV, str(tmp_path))
+    assert run_here(write_config(tmp_path / "env.yaml", config(elsewhere / "y", execution=SEQUENTIAL)),
+                    capsys)[0] == 0
 
 
 # ----- the command line checks as the config does --------------------------------------------------

@@ -97,3 +97,46 @@ def test_an_internal_error_has_its_own_status(tmp_path: Path, monkeypatch: pytes
     assert commands.main(["run", str(path)]) == commands.EXIT_INTERNAL == 70
     err = capsys.readouterr().err
     assert "internal error (a bug in simlab, please report it)" in err and "RuntimeError: a bug" in err
+
+
+def test_a_signal_while_a_kernel_compiles_stops_the_compilation() -> None:
+    """Issue 44: inside ``signals_deferred`` (a solver's search) a signal waited for the
+    whole compilation of the kernels a fresh checkout compiles first (80 s and more, with
+    ``simlab solve`` in a fresh cache). Now it stops the compilation itself: Ctrl-C sent as
+    numba starts to compile a new kernel ends that compilation with KeyboardInterrupt, and
+    the kernel never runs. (numba's Python passes take it at once; a stretch of LLVM's C++
+    code, which holds the GIL, is waited for: measured, under a second.)"""
+    from numba import njit
+    from numba.core import event
+
+    from simlab.compiling import COMPILE_EVENT
+    from simlab.interrupts import signals_deferred
+
+    def total(n: int) -> int:  # a kernel of its own: compiled here, never cached
+        result = 0
+        for i in range(n):
+            result += i * i
+        return result
+
+    kernel, ran, sent = njit(total), [], []
+
+    class CtrlC(event.Listener):
+        """Ctrl-C as the first compilation starts."""
+
+        def on_start(self, ev: event.Event) -> None:
+            if not sent:
+                sent.append(True)
+                os.kill(os.getpid(), signal.SIGINT)
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # an xdist worker ignores it
+    try:
+        with event.install_listener(COMPILE_EVENT, CtrlC()), pytest.raises(KeyboardInterrupt):
+            with signals_deferred():
+                ran.append(kernel(10))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert sent and ran == [] and kernel.signatures == [], (ran, kernel.signatures)  # never compiled, never run
+    assert kernel(10) == 285  # the kernel compiles and runs afterwards

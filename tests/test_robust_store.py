@@ -109,6 +109,113 @@ def test_a_database_that_cannot_grow_stops_with_status_2_and_keeps_its_deals(
     check_database(output / DATABASE)  # sound: a rerun resumes (the tmpfs test above reruns)
 
 
+# No inode left on the disk for SQLite's journal when the database is made (a real full disk:
+# "unable to open database file"); then space is freed and the same command run again.
+NO_INODE_SCRIPT = """
+set -u
+mount -t tmpfs -o size=1m,nr_inodes=4 none "$DISK" || exit 99
+mkdir "$DISK/out"
+"$@" > "$LOGS/1.out" 2> "$LOGS/1.err"; echo $? > "$LOGS/1.status"
+ls -A "$DISK/out" > "$LOGS/1.files"
+umount "$DISK"
+"$@" > "$LOGS/2.out" 2> "$LOGS/2.err"; echo $? > "$LOGS/2.status"
+"""
+
+
+def test_a_disk_that_cannot_take_the_new_database_is_status_2(tmp_path: Path) -> None:
+    """Issue 44: the database could not be made (its schema written) on a full disk: status 70."""
+    if shutil.which("unshare") is None:
+        pytest.skip("needs unshare(1) to mount a small tmpfs without root")
+    disk, logs = tmp_path / "disk", tmp_path / "logs"
+    disk.mkdir()
+    logs.mkdir()
+    path = write_config(tmp_path / "full.yaml", config(disk / "out", execution=SEQUENTIAL))
+    result = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", NO_INODE_SCRIPT,
+                             "no-inode", *SIMLAB, "run", str(path), "--no-progress"],
+                            env={**ENV, "DISK": str(disk), "LOGS": str(logs)}, capture_output=True,
+                            text=True, timeout=240)
+    if result.returncode == 99 or "unshare" in result.stderr:
+        pytest.skip(f"cannot mount a tmpfs in a user namespace here: {result.stderr.strip()[:200]}")
+    first_err = (logs / "1.err").read_text()
+    assert (logs / "1.status").read_text().strip() == "2", first_err
+    assert first_err.startswith(f"error: {disk / 'out'}: the disk failed a write (it may be full, or failing): "
+                                "writing the output folder failed (OperationalError: unable to open database file)")
+    assert "Traceback" not in first_err and "run the same command again" in first_err
+    assert (logs / "1.files").read_text().split() == []  # no half-made database, no lock left
+    assert (logs / "2.status").read_text().strip() == "0", (logs / "2.err").read_text()
+
+
+def test_a_disk_io_error_while_the_database_is_made_is_status_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite's "disk I/O error" (SQLITE_IOERR_WRITE, as a full tmpfs gave the issue's
+    reporter) while the schema of a new database is written: status 2 naming the folder,
+    no database left half-made, and the same command runs once the disk is sound."""
+    output = tmp_path / "out"
+    path = write_config(tmp_path / "c.yaml", config(output, execution=SEQUENTIAL))
+    connect = sqlite3.connect
+
+    class FailingDisk:
+        """A connection to the database being made whose schema meets a failing write."""
+
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def executescript(self, script: str) -> None:
+            error = sqlite3.OperationalError("disk I/O error")
+            error.sqlite_errorcode, error.sqlite_errorname = 778, "SQLITE_IOERR_WRITE"
+            raise error
+
+        def close(self) -> None:
+            self.db.close()
+
+    def failing(database: object, *args: object, **kwargs: object) -> object:
+        db = connect(database, *args, **kwargs)
+        return FailingDisk(db) if str(database).endswith(".new") else db
+
+    monkeypatch.setattr(sqlite3, "connect", failing)
+    status, _, err = run_here(path, capsys)
+    assert status == 2, err
+    assert err.startswith(f"error: {output}: the disk failed a write (it may be full, or failing): writing the "
+                          "output folder failed (OperationalError: disk I/O error). ")
+    assert sorted(p.name for p in output.iterdir()) == []
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    assert run_here(path, capsys)[0] == 0 and stored_count(output) == 6
+
+
+# A read-only view of a folder (a bind mount remounted read-only, in a user and mount
+# namespace: root's chmod would not stop root), then simlab report and simlab recover in it.
+READ_ONLY_SCRIPT = """
+set -u
+mount --bind "$FOLDER" "$FOLDER" && mount -o remount,bind,ro "$FOLDER" || exit 99
+"$@" report "$FOLDER" > "$LOGS/report.out" 2> "$LOGS/report.err"; echo $? > "$LOGS/report.status"
+"$@" recover "$FOLDER" > "$LOGS/recover.out" 2> "$LOGS/recover.err"; echo $? > "$LOGS/recover.status"
+"""
+
+
+def test_report_and_recover_on_a_read_only_folder_are_status_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44: the lock file could not be made, status 70. Now status 2 naming the folder,
+    and nothing in it changed."""
+    if shutil.which("unshare") is None:
+        pytest.skip("needs unshare(1) to mount a folder read-only without root")
+    output, logs = tmp_path / "out", tmp_path / "logs"
+    logs.mkdir()
+    assert run_here(write_config(tmp_path / "c.yaml", config(output, execution=SEQUENTIAL)), capsys)[0] == 0
+    before = folder_state(output)
+    result = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", READ_ONLY_SCRIPT,
+                             "read-only", *SIMLAB], env={**ENV, "FOLDER": str(output), "LOGS": str(logs)},
+                            capture_output=True, text=True, timeout=240)
+    if result.returncode == 99 or "unshare" in result.stderr or "mount" in result.stderr:
+        pytest.skip(f"cannot mount a folder read-only in a user namespace here: {result.stderr.strip()[:200]}")
+    for command in ("report", "recover"):
+        err = (logs / f"{command}.err").read_text()
+        assert (logs / f"{command}.status").read_text().strip() == "2", err
+        assert err.startswith(f"error: {output}: the folder must be writable: simlab writes its tables, figures, "
+                              "report and database there, and first its lock file simlab.lock, which could not "
+                              "be made (Read-only file system). Nothing was changed."), err
+    assert folder_state(output) == before
+
+
 def test_deals_committed_only_in_the_wal_file_are_read_not_called_damaged(tmp_path: Path) -> None:
     """What a run stopped by a full disk leaves: committed pages in ``-wal`` alone (the
     check used to read the database file without it and call the folder damaged)."""
@@ -259,3 +366,28 @@ def test_a_file_that_is_no_results_database_is_refused_untouched(
         assert commands.main(["recover", str(output)]) == 2
         assert "recover rebuilds only a damaged database" in capsys.readouterr().err
         assert folder_state(output) == before
+
+
+def test_the_readmes_offer_report_and_recover_only_options_they_have() -> None:
+    """Issue 44: experiments/README.md's "Recovering" offered --progress / --no-progress,
+    which simlab recover refuses. Every option named in that section, and on a line of
+    either README that runs simlab report or simlab recover, is one the command has."""
+    import argparse
+    import re
+
+    from robust_helpers import REPO
+
+    parser = argparse.ArgumentParser()
+    commands.add_parsers(parser.add_subparsers(dest="command"))
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for command in ("report", "recover"):
+        known = {option for action in subparsers.choices[command]._actions for option in action.option_strings}
+        offered = set()
+        for readme in (REPO / "README.md", REPO / "experiments" / "README.md"):
+            text = readme.read_text(encoding="utf-8")
+            if command == "recover":
+                offered |= set(re.findall(r"--[a-z][a-z-]*", text.split("### Recovering", 1)[-1].split("\n#", 1)[0]))
+            for line in text.splitlines():
+                for call in re.findall(rf"simlab {command} [^`]*", line):
+                    offered |= set(re.findall(r"--[a-z][a-z-]*", call))
+        assert offered <= known, (command, offered - known)

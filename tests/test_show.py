@@ -15,8 +15,10 @@ import pytest
 from simlab import cli, make_game
 from simlab.engine.game import Move, parse_move
 from simlab.errors import IllegalMoveError, SimlabError
+from simlab.experiments.config import MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH
 from simlab.html_view import page_html, pile_cards, replay_steps
-from simlab.move_files import read_moves
+from simlab.input_limits import MAX_INPUT_BYTES
+from simlab.move_files import json_depth, read_moves
 from simlab.solver import solve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -158,6 +160,37 @@ def test_an_illegal_move_names_the_file_the_move_and_the_legal_moves(tmp_path, c
     err = capsys.readouterr().err
     assert f"moves file '{moves_file}', move 2: row0->foundation9 is not legal after move 1" in err
     assert "the legal moves there are: " in err and not (tmp_path / "page.html").exists()
+
+
+def test_a_moves_file_is_capped_as_a_config_is_and_read_bounded(tmp_path, capsys):
+    """Past MAX_CONFIG_BYTES (the config's cap) a moves file is refused with status 2, read
+    to one byte past the cap at most: an endless device too (it took 24 GB before)."""
+    assert MAX_INPUT_BYTES == MAX_CONFIG_BYTES
+    large = tmp_path / "large.txt"
+    large.write_text("row0->row1\n" * (MAX_CONFIG_BYTES // 11 + 1))
+    for path in (large, Path("/dev/zero")):
+        if not path.exists():
+            continue
+        assert cli.main(["show", "citadel", "5", "--moves", str(path), "--html", str(tmp_path / "p.html")]) == 2
+        err = capsys.readouterr().err
+        assert f"moves file '{path}' must be at most 1,000,000 bytes (as a config file). Got a larger file." in err
+        assert not (tmp_path / "p.html").exists()
+
+
+def test_a_moves_file_nested_too_deep_is_refused_without_recursing(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    assert cli.main(["show", "citadel", "5", "--moves", str(deep), "--html", str(tmp_path / "p.html")]) == 2
+    err = capsys.readouterr().err
+    assert (f"moves file '{deep}' must nest JSON lists and objects at most {MAX_CONFIG_DEPTH} deep (a moves file "
+            "needs 3). Got a deeper document.") in err
+    assert "RecursionError" not in err
+    # Brackets inside strings are not nesting: a move list as deep as allowed reads as before.
+    assert json_depth('{"moves": [["row0", "row1"]], "note": "[[[[{{{{"}') == 3
+    nested = tmp_path / "nested.json"
+    nested.write_text("[" * (MAX_CONFIG_DEPTH - 1) + '["row0", "row1"]' + "]" * (MAX_CONFIG_DEPTH - 1))
+    with pytest.raises(SimlabError, match="move 1: expected"):
+        read_moves(nested)
 
 
 def test_options_that_need_a_policy_and_unplayable_policies_are_refused(tmp_path, capsys):

@@ -13,6 +13,7 @@ only modules listed before it:
 - ``stats``, ``resolutions``, ``tables``: intervals and tests (statsmodels, scipy), their ranges
   over the ways unknown results resolve, the tables (claims, comparisons paired by deal).
 - ``plots``, ``markdown``, ``report``: figures, ``report.md`` and the output files.
+- ``folders``: which output folders a run may write into (one simlab made, inside the results root).
 - ``runner``: planning, dispatch (the pool, joblib threads, or dask), resuming.
 - ``rebuild``: the output files again from the database (``simlab report``).
 - ``recover``: a damaged database again from ``deals.csv`` (``simlab recover``).

@@ -20,7 +20,7 @@ import sys
 import traceback
 from typing import Any, Callable, TypeVar
 
-from simlab.errors import ConfigError
+from simlab.errors import ConfigError, warnings_as_lines
 from simlab.experiments.config import load_config, with_overrides
 from simlab.interrupts import Terminated, cause_of, sigterm_as_interrupt
 
@@ -49,6 +49,8 @@ def add_parsers(subparsers: Any) -> None:
                      help="resident memory one worker may hold: MiB, e.g. '2 GB', 'auto' or 'none' "
                           "(loky backend); past it: error row 'memory'")
     run.add_argument("--output", help="output folder (default: results/<name>)")
+    run.add_argument("--allow-outside-results", action="store_true",
+                     help="let the output folder lie outside results/ (or the folder SIMLAB_RESULTS_ROOT names)")
     run.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="show progress bars (default: only on a terminal)")
     run.set_defaults(func=run_command)
@@ -110,7 +112,7 @@ def deals_command(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from simlab.errors import ParameterError
-    from simlab.experiments.deal_lists import DealQuery, find_deals, write_lines
+    from simlab.experiments.deal_lists import DealQuery, check_out, find_deals, write_lines
     from simlab.params import parse_cli_params
 
     query = None
@@ -121,6 +123,8 @@ def deals_command(args: argparse.Namespace) -> int:
                               game_params=parse_cli_params(args.param))
             if args.jobs is not None and not (args.jobs >= 1 or args.jobs == -1):
                 raise ConfigError(f"simlab deals: --jobs must be an int >= 1, or -1. Got {args.jobs}.")
+            if args.out:
+                check_out(Path(args.out))  # before the experiment: it may run for hours
             entries = find_deals(query, Path(args.results), args.jobs, args.progress)
             written = write_lines(entries, Path(args.out) if args.out else None)
     except (ConfigError, ParameterError) as error:
@@ -154,7 +158,8 @@ def run_command(args: argparse.Namespace) -> int:
                                     chunk_size=args.chunk_size, scheduler=args.scheduler,
                                     deal_timeout=args.deal_timeout, worker_memory=args.worker_memory,
                                     output=args.output)
-            outcome = run_experiment(config, progress=args.progress)
+            outcome = run_experiment(config, progress=args.progress,
+                                     allow_outside_results=args.allow_outside_results)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIG
@@ -266,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     subparsers = parser.add_subparsers(dest="command", required=True)
     add_parsers(subparsers)
     args = parser.parse_args(argv)
-    return args.func(args)
+    with warnings_as_lines():
+        return args.func(args)
 
 
 if __name__ == "__main__":

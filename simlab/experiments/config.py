@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Hashable, Mapping, NoReturn
@@ -24,8 +25,9 @@ import yaml
 from simlab.errors import ConfigError, ParameterError, SimlabError, UnknownNameError
 from simlab.experiments.sources import source_digest
 from simlab.games import GAMES
+from simlab.input_limits import MAX_INPUT_BYTES, MAX_NESTING, read_capped
 from simlab.params import DEAL_NUMBER, ROOT_SEED, Param, resolve_params
-from simlab.policies.catalog import policy_class, refuse_unplayable
+from simlab.policies.catalog import policy_class, refuse_unplayable, warn_unused
 from simlab.registry import did_you_mean
 from simlab.version import __version__
 
@@ -45,9 +47,9 @@ _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 MAX_NAME_LENGTH = 100  # it names a folder; most file systems allow 255 bytes
 MAX_DEALS = 1_000_000  # deals of one experiment (each is a row per cell in memory and on disk)
 MAX_DEAL_NUMBER = int(DEAL_NUMBER.high)  # the results database stores deal numbers as signed 64-bit ints
-MAX_CONFIG_BYTES = 1_000_000  # a config is a page of YAML; more is a mistake (or an attack)
+MAX_CONFIG_BYTES = MAX_INPUT_BYTES  # a config is a page of YAML; more is a mistake (or an attack)
 MAX_CONFIG_VALUES = 100_000  # values after aliases are expanded (a "billion laughs" bomb has 10**9)
-MAX_CONFIG_DEPTH = 50  # lists and mappings inside each other (a config needs 5; 1,000 broke the parser)
+MAX_CONFIG_DEPTH = MAX_NESTING  # lists and mappings inside each other (a config needs 5; 1,000 broke the parser)
 # A dask scheduler address: tcp://host:port (or another dask protocol), or host:port.
 _SCHEDULER_PATTERN = re.compile(r"((tcp|tls|ucx|ws|wss|inproc)://)?[A-Za-z0-9_.\-\[\]:]+:[0-9]{1,5}")
 
@@ -235,8 +237,7 @@ def load_config(path: str | Path) -> ExperimentConfig:
 def read_text(path: str | Path, source: str) -> str:
     """The file as text: UTF-8 (a UTF-8 byte order mark is allowed), at most ``MAX_CONFIG_BYTES``."""
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_CONFIG_BYTES + 1)
+        data = read_capped(path, MAX_CONFIG_BYTES)
     except OSError as error:
         raise ConfigError(f"{source}: cannot read the config file: {error.strerror}.") from None
     if len(data) > MAX_CONFIG_BYTES:
@@ -403,9 +404,22 @@ class _Validator:
                         "long (it names a folder)", value if len(value) <= 60 else f"{value[:40]}…")
         return value
 
+    def visible(self, path: str, value: str) -> str:
+        """Refuse invisible formatting characters (Unicode's Cf: the bidirectional controls
+        U+202A-202E, U+2066-2069, U+200E/U+200F, zero-width ones): in a label or a claim's
+        text they would reach the CSV tables and report.md, and reorder or hide what a
+        reader sees there."""
+        for position, char in enumerate(value):
+            if unicodedata.category(char) == "Cf":
+                name = unicodedata.name(char, "a formatting character")
+                self.fail(path, f" must be a str without invisible formatting characters (they reorder or hide "
+                          f"text in the tables). Got U+{ord(char):04X} {name} at character {position + 1} "
+                          f"of {value!r}.")
+        return value
+
     def label_text(self, path: str, value: Any) -> str:
         """A label: it names rows of tables and ``report.md``, so one line without '|'."""
-        value = self.text(path, value)
+        value = self.visible(path, self.text(path, value))
         if any(ord(c) < 32 or c in "|\x7f" for c in value) or len(value) > MAX_NAME_LENGTH:
             self.expect(path, f"a str without control characters or '|', at most {MAX_NAME_LENGTH} characters "
                         "long (it names rows of the tables)", value if len(value) <= 60 else f"{value[:40]}…")
@@ -439,7 +453,7 @@ class _Validator:
         self.playable(games, policies)
         claims = tuple(self.claim(f"claims[{i}]", c, games, policies)
                        for i, c in enumerate(self.sequence("claims", data.get("claims", []), 0)))
-        ladder = self.ladder(data["ladder"], policies) if data.get("ladder") is not None else None
+        ladder = self.ladder(data["ladder"], policies, games) if data.get("ladder") is not None else None
         output = data.get("output", f"results/{name}")
         return ExperimentConfig(
             name=name, root_seed=self.checked("root_seed", ROOT_SEED, data["root_seed"]),
@@ -539,7 +553,8 @@ class _Validator:
         must allow too: a message about a key the config never wrote would puzzle."""
         if "label" in item:
             return self.label_text(f"{path}.label", item["label"])
-        if any(ord(c) < 32 or c in "|\x7f" for c in default) or len(default) > MAX_NAME_LENGTH:
+        if (any(ord(c) < 32 or c in "|\x7f" or unicodedata.category(c) == "Cf" for c in default)
+                or len(default) > MAX_NAME_LENGTH):
             shown = default if len(default) <= 60 else f"{default[:40]}…"
             self.fail(path, f": give it a 'label' (a str without control characters or '|', at most "
                       f"{MAX_NAME_LENGTH} characters). Without one it would be named by its name and the "
@@ -577,6 +592,7 @@ class _Validator:
                 continue
             policy = policy_class(spec.name)(**spec.params)
             policy.registered_name = spec.name
+            built = [(GAMES.get(g.name)(**g.params), g.label) for g in games]
             for i, game_spec in enumerate(games):
                 where = f"policies[{j}] and games[{i}]"
                 try:
@@ -587,6 +603,8 @@ class _Validator:
                 except Exception as error:  # noqa: BLE001  (a user policy's cannot_play that raises)
                     self.fail(where, f": asking policy '{spec.label}' whether it can play game "
                               f"'{game_spec.label}' failed: {type(error).__name__}: {error}")
+            if self.import_policies:  # new input (a stored config read back is not warned again)
+                warn_unused(policy, built, f"{self.source}: policies[{j}].params.")
 
     def claim(self, path: str, item: Any, games: tuple[Component, ...],
               policies: tuple[Component, ...]) -> Claim:
@@ -596,9 +614,9 @@ class _Validator:
         return Claim(
             game=game, policy=policy,
             win_rate=self.number(f"{path}.win_rate", item["win_rate"], 0.0, 1.0),
-            source=self.text(f"{path}.source", item["source"]),
+            source=self.visible(f"{path}.source", self.text(f"{path}.source", item["source"])),
             tolerance=self.number(f"{path}.tolerance", item.get("tolerance", 0.0), 0.0, 1.0),
-            text=self.optional_text(f"{path}.text", item.get("text")),
+            text=self.visible(f"{path}.text", self.optional_text(f"{path}.text", item.get("text"))),
         )
 
     def label(self, path: str, value: Any, components: tuple[Component, ...], kind: str) -> str:
@@ -616,8 +634,10 @@ class _Validator:
                       f"{', '.join(labels)}.")
         return value
 
-    def ladder(self, value: Any, policies: tuple[Component, ...]) -> Ladder:
-        """``ladder: {rungs, perfect, tries}``: policy labels of this config, each at most once."""
+    def ladder(self, value: Any, policies: tuple[Component, ...], games: tuple[Component, ...]) -> Ladder:
+        """``ladder: {rungs, perfect, tries}``: policy labels of this config, each at most once;
+        ``perfect`` a policy that proves its losses on every game (``Policy.proves_losses``),
+        since its ``lost`` is called ``unwinnable``."""
         spec = self.mapping("ladder", value, LADDER_KEYS, LADDER_REQUIRED)
         items = self.sequence("ladder.rungs", spec["rungs"], 1)
         rungs = tuple(self.label(f"ladder.rungs[{i}]", item, policies, "policy") for i, item in enumerate(items))
@@ -629,10 +649,24 @@ class _Validator:
         if perfect in rungs:
             self.fail("ladder.perfect", f": the policy '{perfect}' is also rung {rungs.index(perfect)}. "
                       "Perfect play sits above every rung: remove it from ladder.rungs.")
+        self.proving(perfect, policies, games)
         tries = self.integer("ladder.tries", spec.get("tries", 1), 1)
         if tries > MAX_TRIES:
             self.expect("ladder.tries", f"an int in [1, {MAX_TRIES}]", tries)
         return Ladder(rungs=rungs, perfect=perfect, tries=tries)
+
+    def proving(self, label: str, policies: tuple[Component, ...], games: tuple[Component, ...]) -> None:
+        """Refuse a perfect player whose ``lost`` on some game is not a proved loss."""
+        spec = next(p for p in policies if p.label == label)
+        if ":" in spec.name and not self.import_policies:
+            return
+        policy = policy_class(spec.name)(**spec.params)
+        for game_spec in games:
+            if not policy.proves_losses(GAMES.get(game_spec.name)(**game_spec.params)):
+                self.fail("ladder.perfect", f" must be a policy whose every 'lost' is a loss proved by exhaustive "
+                          f"search, such as the solver (in mode 'thoughtful' where cards are hidden or "
+                          f"shuffled): difficulty.csv calls its losses 'unwinnable'. Got '{label}', whose "
+                          f"losses on game '{game_spec.label}' are not proved.")
 
     def execution(self, value: Any) -> Execution:
         spec = self.mapping("execution", value if value is not None else {}, EXECUTION_KEYS)

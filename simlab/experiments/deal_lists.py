@@ -14,6 +14,7 @@ before it is printed.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,7 +178,7 @@ def find_deals(query: DealQuery, root: Path = RESULTS, n_jobs: int | None = None
     query.check()
     wanted, examined = query.count, min(max(2 * query.count, FIRST_BATCH), query.limit)
     while True:
-        outcome = run_experiment(query.config(examined, root, n_jobs), progress=progress)
+        outcome = run_experiment(query.config(examined, root, n_jobs), progress=progress, results_root=root)
         found = matching_deals(outcome.frame, query)
         if len(found) >= wanted or examined >= query.limit:
             break
@@ -193,19 +194,41 @@ def find_deals(query: DealQuery, root: Path = RESULTS, n_jobs: int | None = None
         yield {**entry, "moves": next(lines) if owner is not None else None}
 
 
+def check_out(out: Path) -> None:
+    """Fail before anything runs if ``--out`` cannot be a file written with the JSON lines:
+    a folder, a path whose folder is missing or takes no file.
+
+    Raises:
+        ConfigError: naming ``--out``, what was expected and what was found.
+    """
+    expected = "simlab deals: --out must be a file the JSON lines can be written to"
+    if out.is_dir():
+        raise ConfigError(f"{expected}. Got '{out}', which is a folder.")
+    folder = out.parent
+    if not folder.is_dir():
+        raise ConfigError(f"{expected}. Got '{out}', but its folder '{folder}' does not exist; "
+                          f"make it first (mkdir -p {folder}).")
+    if not os.access(folder, os.W_OK | os.X_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise ConfigError(f"{expected}. Got '{out}', which is not writable.")
+
+
 def write_lines(entries: Iterator[dict[str, Any]], out: Path | None) -> int:
-    """Write JSON lines to ``out`` (or stdout); return how many."""
-    written = 0
-    handle = open(out, "w", encoding="utf-8") if out is not None else None  # noqa: SIM115
-    try:
+    """Write JSON lines to ``out`` (or stdout); return how many. A file is written once
+    every entry is found: an interrupted run leaves an earlier ``out`` as it was.
+
+    Raises:
+        ConfigError: ``out`` cannot be written (``check_out`` said it could, before the run).
+    """
+    if out is None:
+        written = 0
         for entry in entries:
-            text = json.dumps(entry)
-            if handle is None:
-                print(text, flush=True)
-            else:
-                handle.write(text + "\n")
+            print(json.dumps(entry), flush=True)
             written += 1
-    finally:
-        if handle is not None:
-            handle.close()
-    return written
+        return written
+    lines = [json.dumps(entry) + "\n" for entry in entries]
+    try:
+        out.write_text("".join(lines), encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"simlab deals: --out must be a file the JSON lines can be written to. Got "
+                          f"'{out}': {error.strerror or error}.") from None
+    return len(lines)

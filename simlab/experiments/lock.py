@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from simlab.errors import ConfigError
+from simlab.experiments.space import NO_SPACE_ERRNOS
 
 LOCK_NAME = "simlab.lock"
 
@@ -49,7 +50,7 @@ def folder_lock(folder: Path) -> Iterator[None]:
 def _acquire(path: Path) -> int:
     """An open descriptor of ``path`` locked by this process."""
     while True:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        descriptor = _open(path)
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -66,6 +67,26 @@ def _acquire(path: Path) -> int:
         except FileNotFoundError:
             pass
         os.close(descriptor)
+
+
+def _open(path: Path) -> int:
+    """``path`` opened (made if missing) for the lock.
+
+    Raises:
+        ConfigError: the folder takes no file (read-only, not ours): a run, ``simlab report``
+            and ``simlab recover`` all write into it. A full disk is left to the caller
+            (``space.disk_full_is_bad_input``).
+    """
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        if error.errno in NO_SPACE_ERRNOS:
+            raise
+        raise ConfigError(
+            f"{path.parent}: the folder must be writable: simlab writes its tables, figures, report and "
+            f"database there, and first its lock file {path.name}, which could not be made "
+            f"({error.strerror or error}). Nothing was changed. Make the folder writable, or copy it to "
+            f"a writable place and run there.") from None
 
 
 def _read(descriptor: int) -> str:

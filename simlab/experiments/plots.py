@@ -90,13 +90,16 @@ def _title(label: str, width: int = 40) -> str:
     return label if len(label) <= width else _wrap(label)
 
 
-def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure:
+def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure | None:
     """Win rate by game and policy: bars with Wilson 95% intervals; a pale segment
     on a bar is its share of unknowns, and a grey whisker above the interval runs to
     its top with every unknown counted won (Blake and Gent's range); hatching says
     what the player saw (``information``); each claim is a white diamond beside its
     bar (a claim with a tolerance with its interval); each bar's label sits above all
-    that is drawn on it. The axis fits all of it; the legend sits below."""
+    that is drawn on it. The axis fits all of it; the legend sits below. None when no
+    deal was played to a verdict (no rows, or every deal failed): there is no rate to draw."""
+    if not len(summary) or not (summary["played"].fillna(0) > 0).any():
+        return None
     games, policies = list(summary["game"].unique()), list(summary["policy"].unique())
     width = min(0.4, 0.8 / len(policies))  # one policy: a bar, not a slab
     figure = Figure(figsize=(max(6.4, 1.9 * len(games) + 2), 5.0), layout="constrained")
@@ -190,7 +193,9 @@ def _policy_bars(axis: Axes, x: np.ndarray, width: float, rows: pd.DataFrame,
     bars = axis.bar(x, rate, width * 0.9, color=colour, edgecolor="white", linewidth=0)
     for bar, hatch in zip(bars, hatches):
         bar.set_hatch(hatch)
-    unknown = rows["unknown"].fillna(0).to_numpy(float) / rows["played"].to_numpy(float) * 100
+    played = rows["played"].fillna(0).to_numpy(float)  # 0 for a cell whose every deal failed
+    unknown = np.divide(rows["unknown"].fillna(0).to_numpy(float), played, out=np.zeros(len(played)),
+                        where=played > 0) * 100
     shown = np.nan_to_num(unknown) > 0
     if shown.any():
         axis.bar(x[shown], unknown[shown], width * 0.9, bottom=rate[shown], color=colour,
@@ -213,15 +218,18 @@ _CLAIM_STYLES = ((0, (5, 2)), (0, (9, 3, 2, 3)), (0, (14, 4)), (0, (3, 2, 3, 2, 
 _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "<", ">", "*")
 
 
-def convergence_figure(frame: pd.DataFrame, claims: pd.DataFrame, level: float = stats.LEVEL) -> Figure:
+def convergence_figure(frame: pd.DataFrame, claims: pd.DataFrame, level: float = stats.LEVEL) -> Figure | None:
     """The running win rate against deals played, with its Wilson band, one panel per
     game, each zoomed to its own data. Each policy has its colour and marker (one legend
     below the panels), and is drawn thinner than the one before, so curves that coincide
     stay visible; each panel's own legend, beside it, names its claims (dashed lines, a
     tolerance as a grey band) and the policies whose curves coincide. Where a policy has
     unknowns, a dotted line of its colour counts them as wins (the solid line counts them
-    as losses). A policy that won no deal has no band."""
+    as losses). A policy that won no deal has no band. None when no deal was played to a
+    verdict (no rows, or every deal failed)."""
     played = frame[frame["verdict"] != ERROR]
+    if played.empty:
+        return None
     games, policies = list(played["game"].unique()), list(played["policy"].unique())
     colours = _policy_colours(policies)
     markers = {policy: _MARKERS[i % len(_MARKERS)] for i, policy in enumerate(policies)}
@@ -498,8 +506,9 @@ def skill_curve_figure(curve: pd.DataFrame) -> Figure | None:
     order) to perfect play, on a log "positions searched per move" axis, with Wilson
     intervals as whiskers, each game's set a little apart so that none hides another;
     each game has its marker, and lines are drawn thinner one after another, so lines
-    that coincide stay visible (``ladder.skill_curve``)."""
-    if curve is None or not len(curve):
+    that coincide stay visible (``ladder.skill_curve``). None when no player of it played a
+    deal to a verdict (every deal failed): no point to draw."""
+    if curve is None or not len(curve) or not (curve["played"] > 0).any():
         return None
     figure = Figure(figsize=(8.4, 5.0), layout="constrained")
     axis = figure.subplots()
@@ -534,8 +543,8 @@ def save_figures(folder: Path, frame: pd.DataFrame, summary: pd.DataFrame,
     """Draw and save every figure that has data; return their names (without extension).
     ``cards``: each game label's cards (52 times its decks), the cards-home figure's range."""
     figures = {
-        "win_rates": win_rate_figure(summary, claims) if len(summary) else None,
-        "convergence": convergence_figure(frame, claims) if len(frame) else None,
+        "win_rates": win_rate_figure(summary, claims),
+        "convergence": convergence_figure(frame, claims),
         "solver_effort": effort_figure(frame),
         "cards_home_lost": cards_home_figure(frame, cards),
         "critical_decisions": critical_figure(frame),

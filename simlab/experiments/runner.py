@@ -25,6 +25,7 @@ from joblib import Parallel, delayed, parallel_config
 
 from simlab.errors import ConfigError
 from simlab.experiments.config import Execution, ExperimentConfig
+from simlab.experiments.folders import check_inside_root, check_simlab_folder, mark
 from simlab.experiments.history import cell_lines, config_changes
 from simlab.experiments.lock import folder_lock
 from simlab.experiments.pool import SupervisedPool, memory_cap
@@ -63,20 +64,27 @@ class RunOutcome(NamedTuple):
     failed: int
 
 
-def run_experiment(config: ExperimentConfig, progress: bool | None = None) -> RunOutcome:
+def run_experiment(config: ExperimentConfig, progress: bool | None = None, results_root: Path | None = None,
+                   allow_outside_results: bool = False) -> RunOutcome:
     """Play what the output folder lacks, then write every table, plot and report.
 
     Args:
         config: a validated config (execution settings already overridden).
         progress: show progress bars; ``None`` shows them only on a terminal.
+        results_root: the folder output folders must lie in (default
+            ``folders.results_root()``: ``results/`` or ``SIMLAB_RESULTS_ROOT``).
+        allow_outside_results: let the output folder lie outside it.
 
     Raises:
-        ConfigError: for an unwritable output folder, an unreachable scheduler, a
+        ConfigError: for an unwritable output folder, one outside the results root, a
+            folder of the user's own (``folders``), an unreachable scheduler, a
             folder another run is writing to, or a damaged or foreign database, before
             anything in the folder is changed; for a full disk (every deal stored
             before is kept: ``space.disk_full_is_bad_input``).
     """
     check_output(config.output, config.source)
+    check_inside_root(config.output, config.source, results_root, allow_outside_results)
+    check_simlab_folder(config.output, config.source)
     with backend_context(config.execution, config.source):
         folder = Path(config.output)
         with disk_full_is_bad_input(folder):  # the folder and the lock file need space too
@@ -90,6 +98,7 @@ def _run_locked(config: ExperimentConfig, folder: Path, progress: bool | None) -
     one stops the run before any file is rewritten), then play and report."""
     started = now()
     with ResultStore(folder) as store:
+        mark(folder)  # once its database is known to be simlab's: a foreign folder stays untouched
         cells = cells_of(config)
         configs = record_config(config, cells, store, started)
         (folder / RESOLVED_CONFIG).write_text(config.to_yaml(), encoding="utf-8")

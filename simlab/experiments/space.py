@@ -1,11 +1,12 @@
 """Telling a full disk from a bug: writing an output folder on a full disk is the
 user's to fix (exit status 2, a message naming the folder), not a traceback.
 
-SQLite reports a full disk as ``SQLITE_FULL`` ("database or disk is full"); a file
-write as ``OSError`` ``ENOSPC`` (no space), ``EDQUOT`` (over quota) or ``EFBIG``
-(past the file-size limit, ``ulimit -f``). Every chunk stored before is committed,
-so a rerun after space is freed resumes (the store's check reads the ``-wal``
-file the interrupted run left).
+SQLite reports a full disk as ``SQLITE_FULL`` ("database or disk is full"), or, when it
+cannot write a journal or make its file, as ``SQLITE_IOERR`` ("disk I/O error") or
+``SQLITE_CANTOPEN``; a file write as ``OSError`` ``ENOSPC`` (no space), ``EDQUOT`` (over
+quota) or ``EFBIG`` (past the file-size limit, ``ulimit -f``), a failing disk as ``EIO``.
+Every chunk stored before is committed, so a rerun after space is freed resumes (the
+store's check reads the ``-wal`` file the interrupted run left).
 """
 
 from __future__ import annotations
@@ -21,11 +22,25 @@ from simlab.errors import ConfigError
 NO_SPACE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 
 
+# SQLite's primary codes (the low byte of an extended one, ``SQLITE_IOERR_WRITE``) of a disk that
+# failed a write or a file it could not make: a full disk reports them too (a journal that could
+# not be written is a "disk I/O error"; no inode left to make one, "unable to open database file").
+STORAGE_SQLITE_CODES = {sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN}
+
+
 def out_of_space(error: BaseException) -> bool:
     """Whether ``error`` says a write failed for want of space."""
     if isinstance(error, sqlite3.OperationalError):
         return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
     return isinstance(error, OSError) and error.errno in NO_SPACE_ERRNOS
+
+
+def storage_failed(error: BaseException) -> bool:
+    """Whether ``error`` says the disk failed a write (an I/O error), which a full disk may
+    also report: the user's to look into, not a bug."""
+    if isinstance(error, sqlite3.OperationalError):
+        return (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF in STORAGE_SQLITE_CODES
+    return isinstance(error, OSError) and error.errno == errno.EIO
 
 
 @contextmanager
@@ -39,10 +54,14 @@ def disk_full_is_bad_input(folder: Path, what: str = "the same command") -> Iter
     try:
         yield
     except (sqlite3.OperationalError, OSError) as error:
-        if not out_of_space(error):
+        if out_of_space(error):
+            problem = "the disk is full"
+        elif storage_failed(error):
+            problem = "the disk failed a write (it may be full, or failing)"
+        else:
             raise
         raise ConfigError(
-            f"{folder}: the disk is full: writing the output folder failed ({type(error).__name__}: "
+            f"{folder}: {problem}: writing the output folder failed ({type(error).__name__}: "
             f"{error}). Every deal finished before is saved in {Path(folder) / 'results.sqlite'}. "
             f"Free some space on that disk (or run into a folder on another disk: --output) and run "
             f"{what} again to go on.") from None

@@ -69,6 +69,19 @@ class Policy:
         unless a policy says otherwise)."""
         return self.stochastic
 
+    def unused_parameters(self, game: Game) -> dict[str, str]:
+        """The parameters that change nothing when this policy, with these parameters,
+        plays ``game``, each with why (a phrase completing "... has no effect: "). A
+        config or command that sets one to another value than its default is warned
+        (``catalog.warn_unused``)."""
+        return {}
+
+    def proves_losses(self, game: Game) -> bool:
+        """Whether every ``lost`` of this policy on ``game`` is a loss proved by exhaustive
+        search (no line wins), as a ladder's perfect player must be for ``unwinnable`` to
+        mean what it says. A player's lost is only a game it did not win: False."""
+        return False
+
     def cannot_play(self, game: Game) -> str | None:
         """Why this policy, with these parameters, cannot play ``game``, or None when it can.
 

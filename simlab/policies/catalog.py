@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any, Mapping
+import warnings
+from typing import Any, Mapping, Sequence
 
 from simlab.engine.game import Game
-from simlab.errors import ParameterError, SimlabError, UnknownNameError
+from simlab.errors import ParameterError, SimlabError, UnknownNameError, UnusedParameterWarning
 from simlab.params import merged_params, refuse_params_with_object, resolve_params
 from simlab.policies.base import Policy
 from simlab.registry import Registry, did_you_mean
@@ -80,6 +81,23 @@ def refuse_unplayable(policy: Policy, game: Game, policy_label: str | None = Non
     if reason:
         raise UnplayableError(f"policy '{policy_label or policy.registered_name}' cannot play game "
                               f"'{game_label or game.name}': {reason}")
+
+
+def warn_unused(policy: Policy, games: Sequence[tuple[Game, str]], where: str) -> None:
+    """Warn (``UnusedParameterWarning``) of each parameter of ``policy`` set to another value
+    than its default that has no effect on any of ``games`` (game, label) (``Policy.unused_parameters``):
+    the one check the config validation and the command line share. ``where`` names the
+    parameters for the message, each followed by its key (``x.yaml: policies[1].params.``,
+    ``--policy-param ``)."""
+    defaults = {key: param.default for key, param in type(policy).all_parameters().items()}
+    unused = [policy.unused_parameters(game) for game, _ in games]
+    for key, value in policy.params.items():
+        if key not in defaults or value == defaults[key] or not unused or not all(key in u for u in unused):
+            continue
+        which = f"game '{games[0][1]}'" if len(games) == 1 else "any game of this config"
+        warnings.warn(UnusedParameterWarning(
+            f"{where}{key}: {key}={value!r} has no effect on {which}: {unused[0][key]}. Remove it, or "
+            f"play a game it applies to."), stacklevel=2)
 
 
 def make_policy(policy: str | Policy | type[Policy], params: Mapping[str, Any] | None = None, /,

@@ -314,6 +314,21 @@ class HeuristicPolicy(Policy):
         "lookahead": Param(int, 1, "further moves searched to score each move (0 = none)", low=0, high=3),
     }
 
+    def unused_parameters(self, game: Game) -> dict[str, str]:
+        """In the fans ``fan_empty_row`` and ``fan_same_suit`` replace ``empty_row`` and
+        ``same_suit``, elsewhere they are unused; ``mobility`` and ``centre`` count only where
+        every move goes home (``move_score``, ``home_choice``)."""
+        rules = game.rules
+        fans = rules[EMPTY_FILL] != FILL_ANY
+        unused = ({key: f"in game '{game.name}' an emptied row takes a king or nothing, so fan_{key} "
+                        "replaces it" for key in ("empty_row", "same_suit")} if fans else
+                  {f"fan_{key}": f"game '{game.name}' has no fans (an emptied row takes any card there), "
+                                 f"so {key} counts instead" for key in ("empty_row", "same_suit")})
+        if not only_home_moves(rules):
+            unused.update({key: f"it counts only where every move goes home (Windmill), not in '{game.name}'"
+                           for key in ("mobility", "centre")})
+        return unused
+
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         weights = weight_vector(self.params, WEIGHTS)
         return run_compiled(

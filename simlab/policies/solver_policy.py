@@ -71,6 +71,26 @@ class SolverPolicy(Policy):
         something); thoughtful mode never reads it."""
         return self.params.get("mode", "thoughtful") == "fair"
 
+    def unused_parameters(self, game: Game) -> dict[str, str]:
+        """Fair mode's parameters where it plays no fair game (thoughtful mode, or a game
+        that hides nothing: the same search), and those of the other kind of fair play."""
+        fair = ("samples", "sample_budget", "completion_budget", "cross_checks")
+        if self.params.get("mode", "thoughtful") != "fair":
+            return {key: "it is used only in mode 'fair'" for key in fair}
+        if not (game.has_hidden_cards or game.has_chance):
+            return {key: f"game '{game.name}' hides nothing, so mode 'fair' is the thoughtful search"
+                    for key in fair}
+        if game.has_hidden_cards:
+            return {"sample_budget": f"it is used where a redeal shuffles, not where cards are hidden "
+                                     f"('{game.name}': completion_budget)"}
+        return {key: f"it is used where cards are hidden, not where a redeal shuffles ('{game.name}')"
+                for key in ("completion_budget", "cross_checks")}
+
+    def proves_losses(self, game: Game) -> bool:
+        """Its lost is an exhaustive search's, except in fair mode where cards are hidden or
+        shuffled: a fair player then loses games a search could not prove lost."""
+        return self.params.get("mode", "thoughtful") != "fair" or not (game.has_hidden_cards or game.has_chance)
+
     def cannot_play(self, game: Game) -> str | None:
         """Fair mode in a game that both hides cards and shuffles at a redeal: it samples
         one or plays out the other, never both (``_play`` would raise on every deal)."""
