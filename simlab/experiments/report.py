@@ -64,7 +64,8 @@ def build_manifest(config: ExperimentConfig, started: str, finished: str, played
     every config the folder has seen (``store.configs``)."""
     commit, dirty = git_commit()
     return {
-        "experiment": config.name, "config_file": config.source, "simlab_version": __version__,
+        "experiment": config.name, "config_file": config.source, "root_seed": config.root_seed,
+        "simlab_version": __version__,
         "git_commit": commit, "git_dirty": dirty, "python": sys.version.split()[0],
         "platform": platform.platform(), "packages": package_versions(),
         "started": started, "finished": finished, "execution": config.execution.to_dict(),
