@@ -11,7 +11,7 @@ CONFIG ?= experiments/default.yaml
 SOURCE_HASH := $(shell find simlab -name '*.py' | LC_ALL=C sort | xargs cat | cksum | cut -d' ' -f1)
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache/$(SOURCE_HASH)
 
-.PHONY: setup experiment test check bench clean browser
+.PHONY: setup experiment test check bench costs clean browser
 
 setup: $(STAMP)
 
@@ -51,6 +51,13 @@ browser:
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+
+# The per-deal costs `simlab run` estimates a run from (simlab/experiments/costs.csv): measured on
+# experiments/quick.yaml and experiments/costs.yaml (a few minutes), then added to the table.
+costs: $(STAMP)
+	$(BIN)/simlab run experiments/quick.yaml --output results/costs_quick
+	$(BIN)/simlab run experiments/costs.yaml
+	$(BIN)/python -m simlab.experiments.costs results/costs_quick results/costs
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis

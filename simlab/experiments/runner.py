@@ -24,6 +24,7 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 
 from simlab.errors import ConfigError
+from simlab.experiments import costs
 from simlab.experiments.config import Execution, ExperimentConfig
 from simlab.experiments.history import cell_lines, config_changes
 from simlab.experiments.lock import folder_lock
@@ -143,6 +144,7 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
     for cell in cells:
         store.add_cell(cell.key, cell.identity(config.root_seed))
     tasks = plan(config, cells, store)
+    say_costs(config, cells, store, tasks)
     session = store.start_session(started, sum(len(t.deals) for t in tasks))
     bars = Progress(config, cells, store, tasks, enabled=progress)
     played, status = 0, "crashed"
@@ -163,6 +165,28 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
         bars.close()
         store.finish_session(session, now(), status, played)
     return played
+
+
+def say_costs(config: ExperimentConfig, cells: list[Cell], store: ResultStore, tasks: list[ChunkTask]) -> bool:
+    """Before anything runs: the CPU each cell will take, from measured per-deal costs
+    (``costs``), with a warning when the run will take more than a few minutes.
+    Returns whether it warned."""
+    missing: dict[str, int] = {}
+    for task in tasks:
+        missing[task.cell] = missing.get(task.cell, 0) + len(task.deals)
+    estimates = costs.estimate(cells, missing, costs.load_table(), costs.history(store, cells))
+    lines, warned = costs.describe(estimates, workers_of(config.execution, len(tasks)))
+    if lines:
+        say("\n".join(lines))
+    return warned
+
+
+def workers_of(execution: Execution, tasks: int) -> int:
+    """How many deals play at once: the worker processes (or threads) the run will start."""
+    if execution.backend == "sequential" or not tasks:
+        return 1
+    workers = (os.cpu_count() or 1) if execution.n_jobs == -1 else execution.n_jobs
+    return max(1, min(workers, tasks))
 
 
 def plan(config: ExperimentConfig, cells: list[Cell], store: ResultStore) -> list[ChunkTask]:
@@ -229,8 +253,7 @@ def _dispatch(tasks: list[ChunkTask], execution: Execution) -> Iterator[list[dic
         return iter(())
     if execution.backend == "loky":
         # simlab's own pool: a dead or endless worker costs its deal, not the run (pool.py).
-        workers = (os.cpu_count() or 1) if execution.n_jobs == -1 else execution.n_jobs
-        return SupervisedPool(min(workers, len(tasks))).run(tasks)
+        return SupervisedPool(workers_of(execution, len(tasks))).run(tasks)
     if execution.backend == "dask":
         return _dask_chunks(tasks)
     # threading or sequential: in this process, so neither deaths nor timeouts can be supervised.
