@@ -30,8 +30,8 @@ MAX_CELL_BARS = 24  # beyond this, one line per cell would not fit a screen
 LOG_SECONDS = 5.0  # between two log lines when the output is not a terminal
 RATES_SECONDS = 30.0  # between two listings of the cells' win rates in the log
 LOG_WIDTH = 100  # characters a logged line wraps at
-# Until the first deal ends: in a fresh checkout each worker first compiles the kernels.
-STARTING = "starting (a fresh checkout first compiles the kernels, about a minute)"
+# Until the first deal ends (the runner says apart, once, when the workers must compile first).
+STARTING = "starting the workers"
 ESTIMATING = "estimating"  # the ETA until the pace of the deals is known
 BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar:24}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
 

@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import tempfile
+import textwrap
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Iterator, NamedTuple
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 
+from simlab import numba_cache
 from simlab.errors import ConfigError
 from simlab.experiments import costs
 from simlab.experiments.config import Execution, ExperimentConfig
@@ -46,6 +48,9 @@ from simlab.experiments.worker import ERROR, WORKER_DIED, ChunkTask, failure_row
 from simlab.policies.catalog import policy_class
 
 SCHEDULER_TIMEOUT = "10s"
+NOT_COMPILED = ("simlab: this version's kernels are not compiled yet, so each worker first compiles those it "
+                "needs (a minute or two of CPU; the ETA waits for the first deals). `make setup` or "
+                "`python -m simlab.compiling` compiles them all once for every later command and run.")
 
 
 class RunOutcome(NamedTuple):
@@ -145,6 +150,8 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
         store.add_cell(cell.key, cell.identity(config.root_seed))
     tasks = plan(config, cells, store)
     say_costs(config, cells, store, tasks)
+    if tasks and not numba_cache.compiled():
+        say(textwrap.fill(NOT_COMPILED, 100))
     session = store.start_session(started, sum(len(t.deals) for t in tasks))
     bars = Progress(config, cells, store, tasks, enabled=progress)
     played, status = 0, "crashed"
