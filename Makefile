@@ -18,7 +18,7 @@ setup: $(STAMP) compiled
 # Every kernel compiled into that folder once (about two minutes on 2 cores), so that no later
 # command compiles; a second within a second when the folder already holds them.
 compiled: $(STAMP)
-	$(BIN)/python -m simlab.compiling
+	$(BIN)/python -m simlab.precompile
 
 # uv installs the same requirements as pip, resolving and downloading in parallel: a fresh
 # set-up takes about 30 s instead of 100. Where uv cannot be had (or fails), pip does it.

@@ -25,22 +25,26 @@ from simlab import numba_cache
 
 COMPILE_EVENT = "numba:compile"
 # What compiles, by the module of its first kernel, and roughly its CPU seconds on a fresh
-# cache (measured on the 2-core development machine, ``python -m simlab.compiling --timed``).
-COMPILES = (("simlab.solver", "the solver", 70), ("simlab.policies", "a player policy", 10),
+# cache (measured on the 2-core development machine, each group of ``WARM_UPS`` timed apart in a fresh cache).
+COMPILES = (("simlab.solver", "the solver", 90), ("simlab.policies", "a player policy", 10),
             ("simlab.engine", "the rules engine", 5))
 # Commands that compile every kernel the README's commands and the shipped configs call
-# (the rules of every family, the solver's searches, every player), in two groups of about
-# equal CPU, one per process (``warm_up``).
+# (the rules of every family, the solver's searches, every player), in two groups, one per
+# process (``warm_up``). Measured one after another in a fresh cache: the solver's first solve
+# 94 CPU-s (every later solve and the stock and fan searches 2-6 more), lookahead 16, each
+# player 2-7: the solves together (they share the solver's kernels), the players beside them.
 WARM_UPS = (
     (["solve", "beleaguered_castle", "1"], ["solve", "citadel", "5", "--shorten"],
-     ["solve", "windmill", "1", "--budget", "20000"]),
+     ["solve", "windmill", "1", "--budget", "20000"], ["solve", "la_belle_lucie", "1", "--budget", "20000"]),
     (["play", "citadel", "5", "--policy", "random"], ["play", "citadel", "5", "--policy", "tap"],
      ["play", "citadel", "5", "--policy", "greedy"], ["play", "citadel", "5", "--policy", "heuristic"],
-     ["play", "citadel", "5", "--policy", "lookahead", "--policy-param", "budget=100"],
      ["play", "windmill", "1", "--policy", "greedy"], ["play", "castle_of_indolence", "1", "--policy", "heuristic"],
-     ["solve", "la_belle_lucie", "1", "--budget", "20000"], ["play", "la_belle_lucie", "1", "--policy", "round_max"],
-     ["play", "fan", "1", "--policy", "heuristic"]),
+     ["play", "la_belle_lucie", "1", "--policy", "round_max"], ["play", "fan", "1", "--policy", "heuristic"],
+     ["play", "citadel", "5", "--policy", "lookahead", "--policy-param", "budget=100"]),
 )
+
+
+WARM_UP_CPU = 180  # CPU seconds of ``warm_up`` in a fresh cache (measured, both processes together)
 
 
 def what_compiles(module: str) -> str:
@@ -108,9 +112,9 @@ def warm_up(say: Callable[[str], None] | None = None) -> float:
     if numba_cache.compiled():
         return 0.0
     if say is not None:
-        say("simlab: compiling all its kernels for this version into the cache, once (about "
-            f"{round(sum(s for *_, s in COMPILES) / 60 + 1)} min of CPU, in {len(WARM_UPS)} processes); "
-            "every later command and run loads them.")
+        say(f"simlab: compiling all its kernels for this version into the cache, once (about {WARM_UP_CPU // 60} "
+            f"min of CPU in {len(WARM_UPS)} processes: under two minutes on two idle cores); every later command "
+            "and run loads them.")
     started = time.monotonic()
     code = "import sys\nfrom simlab.cli import main\nsys.exit(max([main(argv) for argv in {!r}]))"
     runs = [subprocess.Popen([sys.executable, "-c", code.format(list(group))], stdout=subprocess.DEVNULL,
@@ -126,12 +130,8 @@ def warm_up(say: Callable[[str], None] | None = None) -> float:
 
 
 def main() -> int:
-    """``python -m simlab.compiling``: ``warm_up``, saying what it does and how long it took."""
+    """``python -m simlab.precompile``: ``warm_up``, saying what it does and how long it took."""
     seconds = warm_up(say=lambda text: print(text, file=sys.stderr, flush=True))
     if seconds:
         print(f"simlab: compiled in {seconds:.0f} s; cache: {os.environ[numba_cache.VARIABLE]}", file=sys.stderr)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -4,7 +4,7 @@
 ``NUMBA_CACHE_DIR`` once, on import), and sets ``NUMBA_CACHE_DIR`` unless it is set
 already: so every command, worker process, test and ``make`` target, in or out of
 ``make``, shares one cache, and ``make setup`` can fill it once for all of them
-(``python -m simlab.compiling``).
+(``python -m simlab.precompile``).
 
 One folder per version of the sources (a checksum of every ``simlab/**/*.py``):
 numba checks only the timestamp of the file that holds a function, not of the files

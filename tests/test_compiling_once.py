@@ -1,5 +1,5 @@
 """First-call time (issue 45): one numba cache per version of the sources that every
-process shares (in or out of ``make``), filled once by ``python -m simlab.compiling``
+process shares (in or out of ``make``), filled once by ``python -m simlab.precompile``
 (``make setup``); a command that must compile says once what and roughly how long; a run
 on a cache not yet filled says so once, before it starts."""
 
@@ -64,7 +64,7 @@ def test_a_process_says_once_what_compiles() -> None:
     with compiling.compile_clock(announce=said.append) as clock:
         assert two(3) == 8 and one(1.5) == 2.5  # the second: another type, compiled again
     assert said == [__name__] and clock.compilations == 2  # two compilations, said once
-    assert compiling.what_compiles("simlab.solver.search") == "the solver (about 70 s of CPU)"
+    assert compiling.what_compiles("simlab.solver.search") == "the solver (about 90 s of CPU)"
     assert compiling.what_compiles("simlab.policies.greedy").startswith("a player policy")
     assert compiling.what_compiles("somewhere.else") == "its kernels"
 
