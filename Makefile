@@ -58,11 +58,12 @@ bench: $(STAMP) compiled
 	$(BIN)/python -m benchmarks
 
 # The per-deal costs `simlab run` estimates a run from (simlab/experiments/costs.csv): measured on
-# experiments/quick.yaml and experiments/costs.yaml (a few minutes), then added to the table.
+# experiments/quick.yaml, costs.yaml and costs_windmill.yaml (a few minutes), then added to the table.
 costs: $(STAMP) compiled
 	$(BIN)/simlab run experiments/quick.yaml --output results/costs_quick
 	$(BIN)/simlab run experiments/costs.yaml
-	$(BIN)/python -m simlab.experiments.costs results/costs_quick results/costs
+	$(BIN)/simlab run experiments/costs_windmill.yaml
+	$(BIN)/python -m simlab.experiments.costs results/costs_quick results/costs results/costs_windmill
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis

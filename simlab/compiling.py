@@ -44,7 +44,7 @@ WARM_UPS = (
 )
 
 
-WARM_UP_CPU = 180  # CPU seconds of ``warm_up`` in a fresh cache (measured, both processes together)
+WARM_UP_CPU = 150  # CPU seconds of ``warm_up`` in a fresh cache (measured: 152, both processes together)
 
 
 def what_compiles(module: str) -> str:
@@ -112,14 +112,19 @@ def warm_up(say: Callable[[str], None] | None = None) -> float:
     if numba_cache.compiled():
         return 0.0
     if say is not None:
-        say(f"simlab: compiling all its kernels for this version into the cache, once (about {WARM_UP_CPU // 60} "
-            f"min of CPU in {len(WARM_UPS)} processes: under two minutes on two idle cores); every later command "
-            "and run loads them.")
+        say(f"simlab: compiling all its kernels for this version into the cache, once (about {WARM_UP_CPU} CPU-s "
+            f"in {len(WARM_UPS)} processes: two minutes or so on two cores); every later command and run loads them.")
     started = time.monotonic()
     code = "import sys\nfrom simlab.cli import main\nsys.exit(max([main(argv) for argv in {!r}]))"
     runs = [subprocess.Popen([sys.executable, "-c", code.format(list(group))], stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True) for group in WARM_UPS]
-    failures = [error for run in runs if (error := run.communicate()[1]) and run.returncode]
+    try:
+        failures = [f"simlab {' '.join(group[0])} ...: {error}" for group, run in zip(WARM_UPS, runs)
+                    if (error := run.communicate()[1]) is not None and run.returncode]
+    finally:  # Ctrl-C or an error here: no process left compiling behind us
+        for run in runs:
+            if run.poll() is None:
+                run.kill()
     if failures:  # a command that fails here fails again, with its message, when it is used
         raise RuntimeError("compiling simlab's kernels failed:\n" + "\n".join(failures))
     seconds = time.monotonic() - started
@@ -131,7 +136,11 @@ def warm_up(say: Callable[[str], None] | None = None) -> float:
 
 def main() -> int:
     """``python -m simlab.precompile``: ``warm_up``, saying what it does and how long it took."""
-    seconds = warm_up(say=lambda text: print(text, file=sys.stderr, flush=True))
+    try:
+        seconds = warm_up(say=lambda text: print(text, file=sys.stderr, flush=True))
+    except RuntimeError as error:
+        print(f"simlab: {error}", file=sys.stderr)
+        return 1
     if seconds:
         print(f"simlab: compiled in {seconds:.0f} s; cache: {os.environ[numba_cache.VARIABLE]}", file=sys.stderr)
     return 0

@@ -9,9 +9,10 @@ a solver at another budget costs something else). A cell found in neither is
 
     python -m simlab.experiments.costs results/quick results/costs [...]
 
-(``make costs`` runs ``experiments/costs.yaml`` and does so): it adds or replaces one
-row per cell measured. Costs are CPU seconds on the machine that measured them; the
-wall time divides them among the workers.
+(``make costs`` runs ``experiments/quick.yaml``, ``costs.yaml`` and ``costs_windmill.yaml``
+after ``make setup`` has compiled the kernels, so that compiling is not counted as play,
+and does so): it adds or replaces one row per cell measured. Costs are CPU seconds on the
+machine that measured them; the wall time divides them among the workers.
 """
 
 from __future__ import annotations
