@@ -92,7 +92,7 @@ def test_a_failing_warm_up_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_a_run_says_once_when_its_workers_must_compile_first(
         compiled: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(numba_cache, "compiled", lambda: compiled)
-    simlab.run(config(tmp_path / "out", execution=SEQUENTIAL), progress=False)
+    simlab.run(config(tmp_path / "out", execution=SEQUENTIAL), progress=None)
     err = capsys.readouterr().err
     assert err.count("kernels are not compiled yet") == (0 if compiled else 1)
     assert max(len(line) for line in err.splitlines()) <= 100

@@ -84,9 +84,10 @@ def test_the_folders_own_deals_come_first(tmp_path: Path) -> None:
 
 def test_a_run_prints_its_estimate_first_and_the_table_is_made_from_runs(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    simlab.run(config(tmp_path / "out", execution=SEQUENTIAL), progress=False)
+    simlab.run(config(tmp_path / "out", execution=SEQUENTIAL), progress=None)  # a log: progress lines
     err = capsys.readouterr().err
     assert err.startswith("Estimated CPU per cell") and "citadel / random: 6 x " in err
+    assert err.index("Estimated CPU") < err.index("6/6 deals")  # before it starts
     made = costs.measured([tmp_path / "out"])
     assert made[["game", "policy", "deals"]].values.tolist() == [["citadel", "random", 6]]
     old = made.assign(mean_cpu_seconds=99.0, deals=1)
@@ -110,3 +111,15 @@ def test_the_shipped_table_covers_the_quick_tour() -> None:
         cells = cells_of(experiment)
         estimates = costs.estimate(cells, {c.key: len(experiment.deals) for c in cells}, shipped)
         assert all(e.per_deal is not None and e.per_deal > 0 for e in estimates), name
+
+
+def test_without_progress_only_a_warning_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--no-progress`` (``progress=False``) keeps stderr for errors: no estimate, but a
+    warning still, with the estimate it rests on."""
+    simlab.run(config(tmp_path / "quiet", execution=SEQUENTIAL), progress=False)
+    assert "Estimated CPU" not in capsys.readouterr().err
+    monkeypatch.setattr(costs, "WARN_SECONDS", 0.0)  # every run is long
+    simlab.run(config(tmp_path / "warned", execution=SEQUENTIAL), progress=False)
+    err = capsys.readouterr().err
+    assert err.startswith("Estimated CPU per cell") and "warning: this run will take more than" in err

@@ -99,9 +99,10 @@ def estimate(cells: list[Cell], missing: Mapping[str, int], table: pd.DataFrame,
     return costs
 
 
-def describe(costs: list[CellCost], workers: int, warn_seconds: float = WARN_SECONDS) -> tuple[list[str], bool]:
+def describe(costs: list[CellCost], workers: int, warn_seconds: float | None = None) -> tuple[list[str], bool]:
     """The lines a run prints before it starts, and whether they warn (the known CPU
-    spread over ``workers`` exceeds ``warn_seconds``)."""
+    spread over ``workers`` exceeds ``warn_seconds``, by default ``WARN_SECONDS``)."""
+    warn_seconds = WARN_SECONDS if warn_seconds is None else warn_seconds
     if not costs:
         return [], False
     known = [c.seconds for c in costs if c.seconds is not None]

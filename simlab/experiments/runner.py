@@ -149,8 +149,8 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
     for cell in cells:
         store.add_cell(cell.key, cell.identity(config.root_seed))
     tasks = plan(config, cells, store)
-    say_costs(config, cells, store, tasks)
-    if tasks and not numba_cache.compiled():
+    say_costs(config, cells, store, tasks, quiet=progress is False)
+    if tasks and not numba_cache.compiled() and progress is not False:
         say(textwrap.fill(NOT_COMPILED, 100))
     session = store.start_session(started, sum(len(t.deals) for t in tasks))
     bars = Progress(config, cells, store, tasks, enabled=progress)
@@ -174,16 +174,18 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
     return played
 
 
-def say_costs(config: ExperimentConfig, cells: list[Cell], store: ResultStore, tasks: list[ChunkTask]) -> bool:
+def say_costs(config: ExperimentConfig, cells: list[Cell], store: ResultStore, tasks: list[ChunkTask],
+              quiet: bool = False) -> bool:
     """Before anything runs: the CPU each cell will take, from measured per-deal costs
-    (``costs``), with a warning when the run will take more than a few minutes.
-    Returns whether it warned."""
+    (``costs``), with a warning when the run will take more than a few minutes; ``quiet``
+    (no progress output: ``--no-progress``, ``simlab.run(progress=False)``) says only the
+    warning, with the estimate it rests on. Returns whether it warned."""
     missing: dict[str, int] = {}
     for task in tasks:
         missing[task.cell] = missing.get(task.cell, 0) + len(task.deals)
     estimates = costs.estimate(cells, missing, costs.load_table(), costs.history(store, cells))
     lines, warned = costs.describe(estimates, workers_of(config.execution, len(tasks)))
-    if lines:
+    if lines and (warned or not quiet):
         say("\n".join(lines))
     return warned
 
