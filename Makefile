@@ -4,16 +4,21 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CONFIG ?= experiments/default.yaml
-# Compiled (numba) kernels are cached here and reused by every later process of the run.
-# One folder per version of the sources: numba checks only the timestamp of the file that
-# holds a function, not of the files of the functions it calls, so after an edit to one
-# module a cached caller in another would go on running the old code.
-SOURCE_HASH := $(shell find simlab -name '*.py' | LC_ALL=C sort | xargs cat | cksum | cut -d' ' -f1)
-export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache/$(SOURCE_HASH)
+# Compiled (numba) kernels are cached in one folder per version of the sources, which
+# simlab/numba_cache.py names (and `import simlab` sets, so every command shares it, in or
+# out of make): numba checks only the timestamp of the file that holds a function, not of
+# the files of the functions it calls, so after an edit to one module a cached caller in
+# another would go on running the old code.
+export NUMBA_CACHE_DIR := $(shell $(PYTHON) simlab/numba_cache.py)
 
-.PHONY: setup experiment test check bench clean browser
+.PHONY: setup experiment test check bench costs clean browser compiled
 
-setup: $(STAMP)
+setup: $(STAMP) compiled
+
+# Every kernel compiled into that folder once (about two minutes on 2 cores), so that no later
+# command compiles; a second within a second when the folder already holds them.
+compiled: $(STAMP)
+	$(BIN)/python -m simlab.precompile
 
 # uv installs the same requirements as pip, resolving and downloading in parallel: a fresh
 # set-up takes about 30 s instead of 100. Where uv cannot be had (or fails), pip does it.
@@ -26,14 +31,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-experiment: $(STAMP)
+experiment: $(STAMP) compiled
 	$(BIN)/simlab run $(CONFIG)
 
 check: $(STAMP)
 	$(BIN)/ruff check .
 
 # Two workers (pytest-xdist): the suite is CPU-bound and the machines have two cores.
-test: $(STAMP) browser
+test: $(STAMP) compiled browser
 	$(BIN)/python -m pytest -q -n 2
 
 # The browser test (tests/test_show_browser.py) drives Debian's headless Chromium: installed here
@@ -49,8 +54,16 @@ browser:
 	  echo "no /usr/bin/chromium: the browser test will be skipped (as root: apt-get install chromium chromium-driver)"; \
 	fi
 
-bench: $(STAMP)
+bench: $(STAMP) compiled
 	$(BIN)/python -m benchmarks
+
+# The per-deal costs `simlab run` estimates a run from (simlab/experiments/costs.csv): measured on
+# experiments/quick.yaml, costs.yaml and costs_windmill.yaml (a few minutes), then added to the table.
+costs: $(STAMP) compiled
+	$(BIN)/simlab run experiments/quick.yaml --output results/costs_quick
+	$(BIN)/simlab run experiments/costs.yaml
+	$(BIN)/simlab run experiments/costs_windmill.yaml
+	$(BIN)/python -m simlab.experiments.costs results/costs_quick results/costs results/costs_windmill
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis

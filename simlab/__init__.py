@@ -1,5 +1,6 @@
 """simlab: Monte Carlo win rates of patience games."""
 
+from simlab import numba_cache  # noqa: F401  (first: numba reads NUMBA_CACHE_DIR as it is imported)
 from simlab.api import env, load_config, load_results, run, summarize
 from simlab.engine import Game, Move, Observation, State
 from simlab.games import GAMES, make_game

@@ -15,7 +15,7 @@ import sys
 from typing import Sequence
 
 from simlab import __version__
-from simlab.compiling import compile_clock
+from simlab.compiling import compile_clock, what_compiles
 from simlab.errors import SimlabError, warnings_as_lines
 from simlab.interrupts import Terminated, cause_of, sigterm_as_interrupt
 
@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = exit_.code
         return 0 if code is None else code if isinstance(code, int) else USAGE_ERROR
     try:
-        with sigterm_as_interrupt(), compile_clock(on_first=_say_compiling), warnings_as_lines():
+        with sigterm_as_interrupt(), compile_clock(announce=_say_compiling), warnings_as_lines():
             return int(args.func(args))
     except KeyboardInterrupt as interrupt:  # `run` and `deals` say more themselves
         cause = cause_of(interrupt)
@@ -80,11 +80,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def _say_compiling() -> None:
-    """Said once, as the first kernel compiles: a newcomer's first command is silent for
-    about a minute otherwise (``simlab.compiling``)."""
-    print("simlab: compiling its kernels for this version (about a minute of CPU, once; "
-          "later runs load them from the cache)...", file=sys.stderr, flush=True)
+def _say_compiling(module: str) -> None:
+    """Said once per process, as the first kernel compiles: what compiles and roughly how
+    long (``simlab.compiling.what_compiles``). ``make setup`` compiles them all ahead
+    (``python -m simlab.precompile``), so after it no command says this."""
+    print(f"simlab: compiling {what_compiles(module)} for this version, once; later commands load it "
+          "from the cache (`python -m simlab.precompile` compiles every kernel ahead)...", file=sys.stderr,
+          flush=True)
 
 
 if __name__ == "__main__":

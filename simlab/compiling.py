@@ -18,15 +18,50 @@ for it to return (measured: about a second or less per stretch on the developmen
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from numba.core import event
 
+from simlab import numba_cache
 from simlab.interrupts import compiling_ended, compiling_started
 
 COMPILE_EVENT = "numba:compile"
+# What compiles, by the module of its first kernel, and roughly its CPU seconds on a fresh
+# cache, what it calls included (measured on the 2-core development machine: the first solve
+# 94 CPU-s, the first play of greedy 23).
+COMPILES = (("simlab.solver", "the solver", 90), ("simlab.policies", "a player policy and the rules it calls", 25),
+            ("simlab.engine", "the rules engine", 15))
+# Commands that compile every kernel the README's commands and the shipped configs call
+# (the rules of every family, the solver's searches, every player), in two groups, one per
+# process (``warm_up``). Measured one after another in a fresh cache: the solver's first solve
+# 94 CPU-s (every later solve and the stock and fan searches 2-6 more), lookahead 16, each
+# player 2-7: the solves together (they share the solver's kernels), the players beside them.
+WARM_UPS = (
+    (["solve", "beleaguered_castle", "1"], ["solve", "citadel", "5", "--shorten"],
+     ["solve", "windmill", "1", "--budget", "20000"], ["solve", "la_belle_lucie", "1", "--budget", "20000"]),
+    (["play", "citadel", "5", "--policy", "random"], ["play", "citadel", "5", "--policy", "tap"],
+     ["play", "citadel", "5", "--policy", "greedy"], ["play", "citadel", "5", "--policy", "heuristic"],
+     ["play", "windmill", "1", "--policy", "greedy"], ["play", "castle_of_indolence", "1", "--policy", "heuristic"],
+     ["play", "la_belle_lucie", "1", "--policy", "round_max"], ["play", "fan", "1", "--policy", "heuristic"],
+     ["play", "citadel", "5", "--policy", "lookahead", "--policy-param", "budget=100"]),
+)
+
+
+WARM_UP_CPU = 150  # CPU seconds of ``warm_up`` in a fresh cache (measured: 152, both processes together)
+
+
+def what_compiles(module: str) -> str:
+    """What a kernel of ``module`` belongs to, and roughly how long it compiles:
+    ``the solver (about 70 s of CPU)``."""
+    for prefix, what, seconds in COMPILES:
+        if module.startswith(prefix):
+            return f"{what} (about {seconds} s of CPU)"
+    return "its kernels"
 
 
 class CompileTracker(event.Listener):
@@ -50,18 +85,25 @@ class CompileClock(event.Listener):
         compilations: outermost compilations finished so far.
     """
 
-    def __init__(self, on_first: Callable[[], None] | None = None) -> None:
+    def __init__(self, on_first: Callable[[], None] | None = None,
+                 announce: Callable[[str], None] | None = None) -> None:
         self.seconds = 0.0
         self.compilations = 0
         self._depth = 0
         self._started = 0.0
         self._on_first = on_first
+        self._announce = announce
 
     def on_start(self, event: event.Event) -> None:
         if self._depth == 0:
             if self._on_first is not None:
                 self._on_first()
                 self._on_first = None  # said once
+            if self._announce is not None:
+                data = event.data if isinstance(event.data, dict) else {}
+                function = getattr(data.get("dispatcher"), "py_func", None)
+                self._announce(getattr(function, "__module__", "") or "")
+                self._announce = None  # said once
             self._started = time.process_time()
         self._depth += 1
 
@@ -73,9 +115,53 @@ class CompileClock(event.Listener):
 
 
 @contextmanager
-def compile_clock(on_first: Callable[[], None] | None = None) -> Iterator[CompileClock]:
-    """Count the CPU spent compiling inside the ``with`` block; ``on_first()`` is called
-    as the first compilation starts (a command uses it to say that it is compiling)."""
-    clock = CompileClock(on_first)
+def compile_clock(on_first: Callable[[], None] | None = None,
+                  announce: Callable[[str], None] | None = None) -> Iterator[CompileClock]:
+    """Count the CPU spent compiling inside the ``with`` block; ``on_first()`` is called as
+    the first compilation starts, and ``announce(module)`` with the module of its kernel (a
+    command uses it to say once what is compiling: ``what_compiles``)."""
+    clock = CompileClock(on_first, announce)
     with event.install_listener(COMPILE_EVENT, clock):
         yield clock
+
+
+def warm_up(say: Callable[[str], None] | None = None) -> float:
+    """Compile every kernel of this version into the cache (``numba_cache``) once: the
+    commands of ``WARM_UPS``, one group per process, side by side. Nothing to do (0.0) when
+    the cache already holds them (``numba_cache.compiled``); else returns the wall seconds,
+    written to the stamp file too. ``say`` is told once, before it starts."""
+    if numba_cache.compiled():
+        return 0.0
+    if say is not None:
+        say(f"simlab: compiling all its kernels for this version into the cache, once (about {WARM_UP_CPU} CPU-s "
+            f"in {len(WARM_UPS)} processes: two minutes or so on two cores); every later command and run loads them.")
+    started = time.monotonic()
+    code = "import sys\nfrom simlab.cli import main\nsys.exit(max([main(argv) for argv in {!r}]))"
+    runs = [subprocess.Popen([sys.executable, "-c", code.format(list(group))], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True) for group in WARM_UPS]
+    try:
+        failures = [f"simlab {' '.join(group[0])} ...: {error}" for group, run in zip(WARM_UPS, runs)
+                    if (error := run.communicate()[1]) is not None and run.returncode]
+    finally:  # Ctrl-C or an error here: no process left compiling behind us
+        for run in runs:
+            if run.poll() is None:
+                run.kill()
+    if failures:  # a command that fails here fails again, with its message, when it is used
+        raise RuntimeError("compiling simlab's kernels failed:\n" + "\n".join(failures))
+    seconds = time.monotonic() - started
+    stamp = numba_cache.stamp()
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(f"compiled in {seconds:.0f} s (wall, {len(WARM_UPS)} processes)\n", encoding="utf-8")
+    return seconds
+
+
+def main() -> int:
+    """``python -m simlab.precompile``: ``warm_up``, saying what it does and how long it took."""
+    try:
+        seconds = warm_up(say=lambda text: print(text, file=sys.stderr, flush=True))
+    except RuntimeError as error:
+        print(f"simlab: {error}", file=sys.stderr)
+        return 1
+    if seconds:
+        print(f"simlab: compiled in {seconds:.0f} s; cache: {os.environ[numba_cache.VARIABLE]}", file=sys.stderr)
+    return 0

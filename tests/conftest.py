@@ -1,29 +1,18 @@
-"""Test-session set-up: compile the solver's kernels once before the xdist workers start.
+"""Test-session set-up: compile every kernel once before the xdist workers start.
 
 Why: from a fresh clone the numba cache is empty, and both workers of ``make test`` would
-compile the same search kernels side by side (about 75 CPU-s each for the solver). Two
-processes here compile disjoint starting points, one per core, into the shared cache
-(``NUMBA_CACHE_DIR``), and the workers then load them. It changes no test: a warm cache
-skips this in a second.
+compile the same kernels side by side (about 75 CPU-s each for the solver alone).
+``simlab.compiling.warm_up`` compiles disjoint sets of them, one process per core, into the
+shared cache (``simlab.numba_cache``), and the workers then load them. It changes no test:
+after ``make setup`` (or once it has run) the cache holds them and this takes no time.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import tempfile
 
 from simlab.experiments.folders import RESULTS_ROOT_ENV
-
-WARM_UPS = (
-    # the Castle portfolio: best-first, depth-first, loss proofs, safe plays
-    "from simlab.cli import main; main(['solve', 'beleaguered_castle', '1'])",
-    # the stock search, the fans' searches and the round search
-    "from simlab.cli import main; main(['solve', 'windmill', '1', '--budget', '20000']);"
-    "main(['solve', 'la_belle_lucie', '1', '--budget', '20000']);"
-    "main(['play', 'la_belle_lucie', '1', '--policy', 'round_max'])",
-)
 
 
 def pytest_configure(config) -> None:
@@ -34,7 +23,9 @@ def pytest_configure(config) -> None:
     os.environ[RESULTS_ROOT_ENV] = str(config.option.basetemp or tempfile.gettempdir())
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return
-    runs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            for code in WARM_UPS]
-    for run in runs:
-        run.wait()  # a failure here shows up again, with its message, in the tests themselves
+    from simlab.compiling import warm_up
+
+    try:
+        warm_up()
+    except RuntimeError:  # a failure here shows up again, with its message, in the tests themselves
+        pass

@@ -56,6 +56,7 @@ class FakeSolver(Policy):
     """Pretends to search: wins, loses or gives up at random with a node count (for reports)."""
 
     name = "fake_solver"
+    budget_phrase = "solver budget {budget:,} nodes"
     parameters = {"budget": Param(int, 1000, "node budget", low=1)}
 
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:

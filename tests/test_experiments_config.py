@@ -119,7 +119,7 @@ DUPLICATE_KEY = "name: tiny\nroot_seed: 1\ndeals: {start: 1, count: 6}\ndeals: [
 
 # (id, how to make the config, expected pieces of the message)
 BAD_CONFIGS: list[tuple[str, Any, list[str]]] = [
-    ("missing key", _drop("root_seed"), ["the config: the required key 'root_seed' is missing"]),
+    ("missing key", _drop("games"), ["the config: the required key 'games' is missing"]),
     ("unknown top key", changed(lambda c: c.update(root_sed=3)),
      ["unknown key 'root_sed'", "Did you mean 'root_seed'?"]),
     ("wrong type", _edit("root_seed", "abc"),
@@ -260,3 +260,59 @@ def test_a_default_label_a_label_cannot_be_asks_for_a_label(params: dict[str, An
     assert reason in str(error.value)
     labelled = changed(lambda c: c["policies"][0].update(label="mine"))(data)
     assert config_from_dict(labelled, import_policies=False).policies[0].label == "mine"
+
+
+def test_every_mistake_of_a_config_is_listed_at_once(earlier_results: Path, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Five mistakes in five places: one run says all of them, each with the file and key
+    path, exits 2 and writes nothing; a claim on a misspelt policy is not a mistake of its own."""
+    bad = copy.deepcopy(GOOD)
+    bad.update(output=str(earlier_results), root_sed=4)
+    bad["deals"]["count"] = -5
+    bad["policies"][1] = "gredy"
+    bad["policies"][0]["params"]["max_moves"] = 0
+    bad["claims"][0]["policy"] = "gredy"
+    bad["claims"][0]["win_rate"] = 1.5
+    bad["execution"].update(backend="lokky", chunk_size=0)
+    before = folder_state(earlier_results)
+    path = write(tmp_path, bad)
+    status, err = _run_cli(["run", str(path)], capsys)
+    assert status == 2 and folder_state(earlier_results) == before
+    expected = ["the config: unknown key 'root_sed'", "deals.count must be an int >= 1. Got -5",
+                "policies[0].params.max_moves: The 'max_moves' parameter", "policies[1].name: Unknown policy 'gredy'",
+                "claims[0].win_rate must be a number in [0, 1]. Got 1.5", "execution.backend must be one of",
+                "execution.chunk_size must be an int >= 1"]
+    assert err.startswith(f"error: {path}: {len(expected)} mistakes:\n")
+    lines = err.splitlines()[1:]
+    assert len(lines) == len(expected)
+    for line, piece in zip(lines, expected):
+        assert line.startswith(f"  - {path}: ") and piece in line
+    assert "claims[0].policy" not in err  # it may name the policy whose name is wrong
+
+
+def test_overrides_report_every_mistake_too() -> None:
+    config = config_from_dict(GOOD, source="good.yaml")
+    with pytest.raises(ConfigError) as error:
+        with_overrides(config, n_jobs=0, chunk_size=0)
+    assert "2 mistakes" in str(error.value)
+    assert "--n-jobs must be an int >= 1" in str(error.value) and "--chunk-size must be an int >= 1" in str(error.value)
+
+
+def test_root_seed_defaults_to_0_and_is_written_out(tmp_path: Path) -> None:
+    data = {key: value for key, value in GOOD.items() if key != "root_seed"}
+    config = config_from_dict(data, source="no_seed.yaml")
+    assert config.root_seed == 0
+    assert config.to_dict()["root_seed"] == 0  # the resolved config (and the manifest) say which seed ran
+    explicit = config_from_dict({**data, "root_seed": 0}, source="seed.yaml")
+    assert config.to_dict() == explicit.to_dict()  # so its results are the cells of root_seed 0
+    from simlab.experiments.report import build_manifest
+    assert build_manifest(config, "", "", 0, [])["root_seed"] == 0
+
+
+def test_the_report_option_keeps_players_only() -> None:
+    config = config_from_dict({**GOOD, "report": {"comparisons": "players"}}, source="r.yaml")
+    assert config.report.comparisons == "players" and config.to_dict()["report"] == {"comparisons": "players"}
+    assert "report" not in config_from_dict(GOOD, source="good.yaml").to_dict()  # an old config reads the same
+    with pytest.raises(ConfigError, match=r"report.comparisons must be one of all, players. Got 'player' "
+                                          r"\(a str\). Did you mean 'players'\?"):
+        config_from_dict({**GOOD, "report": {"comparisons": "player"}}, source="r.yaml")

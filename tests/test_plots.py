@@ -137,7 +137,10 @@ def test_win_rate_axis_holds_every_interval_and_unknown_and_marks_what_the_playe
     labels = [text.get_text() for text in axis.get_legend().get_texts()]
     assert any(label.startswith("thoughtful") for label in labels)
     assert any(label.startswith("fair") for label in labels)
-    assert any(label.startswith("open") for label in labels)
+    # every swatch of what a player saw matches bars drawn: an open bar has no hatching, so no swatch
+    assert not any(label.startswith("open") for label in labels)
+    swatches = [h for h in axis.get_legend().legend_handles if h.get_label().startswith(("fair", "thoughtful"))]
+    assert swatches and all(h.get_hatch() in hatches for h in swatches)
     legend = axis.get_legend().get_window_extent()
     assert legend.y1 <= axis.get_window_extent().y0 and legend.x0 >= 0 and legend.x1 <= figure.bbox.x1
     diamonds = [axis.transData.transform(xy) for line in axis.get_lines() if line.get_marker() == "D"
@@ -168,6 +171,35 @@ def test_convergence_keeps_legends_off_the_curves_and_names_hidden_ones(
     assert len([c for c in castle.collections if type(c).__name__ == "FillBetweenPolyCollection"
                 or type(c).__name__ == "PolyCollection"]) == 1
     assert castle.get_ylim()[0] < 0 < 100 * 0.6 < castle.get_ylim()[1]
+
+
+def test_a_zero_bar_is_drawn_and_labelled(deals: pd.DataFrame, claims: pd.DataFrame) -> None:
+    """The castle's random and greedy players won nothing: each bar is a stroke of its own
+    colour on the axis, as wide as a bar, not an empty slot under a whisker."""
+    summary = summarize(deals[deals["game"] == "castle"])
+    figure = plots.win_rate_figure(summary, claims)
+    (axis,) = drawn(figure)
+    colours = plots._policy_colours(summary["policy"].tolist())
+    strokes = [(segment, collection.get_colors()[0]) for collection in axis.collections
+               if collection.get_linewidth()[0] >= 3 for segment in collection.get_segments()]
+    zero = summary[summary["win_rate"] == 0]["policy"].tolist()
+    assert zero == ["random", "greedy"]
+    for policy in zero:
+        bar = next(s for s, colour in strokes if np.allclose(colour[:3], colours[policy][:3]))
+        assert np.allclose(bar[:, 1], 0) and bar[1, 0] - bar[0, 0] > 0.1  # on the axis, a bar wide
+    assert len(strokes) == len(zero)  # the solver's bar has height: no stroke
+    assert [t.get_text() for t in axis.texts][:2] == ["0.0", "0.0"]
+
+
+def test_the_effort_figure_is_titled_for_what_searched(deals: pd.DataFrame) -> None:
+    castle = deals[deals["game"] == "castle"]
+    looking = castle.assign(policy=castle["policy"].replace({"solver": "lookahead_100"}))
+    names = {"solver": "solver", "lookahead_100": "lookahead", "random": "random", "greedy": "greedy"}
+    assert plots.effort_figure(castle, names).get_suptitle().startswith("Solver effort per deal")
+    assert plots.effort_figure(looking, names).get_suptitle().startswith("Lookahead effort per deal")
+    both = pd.concat([castle, looking[looking["policy"] == "lookahead_100"]])
+    assert plots.effort_figure(both, names).get_suptitle().startswith("Search effort per deal")
+    assert plots.effort_figure(castle).get_suptitle().startswith("Search effort")  # names unknown: not guessed
 
 
 def test_effort_panels_share_one_scale_and_name_the_losses_before_a_move(deals: pd.DataFrame) -> None:

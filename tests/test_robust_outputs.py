@@ -1,6 +1,6 @@
 """Outputs a researcher can read (issue 16): the figures' titles, legends, labels, claim
 intervals, per-panel limits and unknowns; report.md's p-value ranges, solver budgets, Blake
-and Gent's centre and half width, "deals" as in summary.csv, ties; cards home without the solver."""
+and Gent's range by its two ends, "deals" as in summary.csv, ties; cards home without the solver."""
 
 from __future__ import annotations
 
@@ -51,14 +51,18 @@ def test_report_gives_p_value_ranges_and_the_solver_budget(run: Path) -> None:
     assert report.count("solver budget 5,000 nodes") == 2
 
 
-def test_report_counts_deals_as_summary_csv_and_shows_the_centre(run: Path) -> None:
+def test_report_counts_deals_as_summary_csv_and_gives_the_range_by_its_ends(run: Path) -> None:
+    """Blake and Gent's range is not symmetric about the win rate (0 wins: 0.0% (0.0–x), never
+    "x/2% ± x/2"): the report gives the rate and the range's two ends; summary.csv keeps the centre."""
     report, summary = (run / "report.md").read_text(), tables(run)["summary"]
-    assert "| deals | failed | played |" in report and "range centre ± half width" in report
+    assert "| deals | failed | played |" in report and "win rate (95% range, unknowns lost … won)" in report
     for row in summary.itertuples():
         line = next(line for line in report.splitlines() if line.startswith(f"| {row.game} | {row.policy} |"))
         cells = [cell.strip() for cell in line.split("|")[1:-1]]
         assert cells[3:6] == [str(row.deals), str(row.failed), str(row.played)]
-        assert cells[11] == f"{100 * row.range_centre:.1f}% ± {100 * row.range_half_width:.1f}"
+        assert cells[10] == f"{100 * row.win_rate:.1f}% ({100 * row.range_low:.1f}–{100 * row.range_high:.1f})"
+        assert "±" not in line
+        assert row.range_centre == pytest.approx((row.range_low + row.range_high) / 2)
     flaky = summary[summary["policy"] == "flaky"].iloc[0]
     assert flaky.deals == 20 and flaky.failed > 0  # the two counts differ, and both are shown
 

@@ -1,10 +1,13 @@
 """Progress a user can watch when the output is not a terminal: plain log lines with deals
-done, rate, ETA and running win rates; cell bars on a terminal show the unknown count."""
+done, rate, ETA and running win rates; on a terminal a live bar with rate and ETA, and cell
+bars that show the unknown count. The ETA says "estimating" until the first chunk has ended."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from robust_helpers import SEQUENTIAL, config, simlab, write_config
@@ -73,3 +76,73 @@ def test_before_the_first_deal_the_log_says_it_is_starting() -> None:
     text = line.stream.getvalue()
     assert text.rstrip().endswith(f"0/8 deals, {progress.STARTING}") and "ETA" not in text
     assert len(text.rstrip()) <= progress.LOG_WIDTH
+
+
+class FakeTerminal(io.StringIO):
+    """A stream that says it is a terminal, as stderr does in a shell."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def watched(tmp_path: Path, stream: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[float]]:
+    """A ``Progress`` of 12 deals (one cell, chunks of 3) writing to ``stream``, its clock
+    ``clock[0]`` seconds (set by the test)."""
+    from simlab.experiments.config import config_from_dict
+    from simlab.experiments.runner import plan
+    from simlab.experiments.store import ResultStore, cells_of
+
+    clock = [0.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])
+    setup = config_from_dict(config(tmp_path / "out", deals={"start": 1, "count": 12}), source="p.yaml")
+    cells = cells_of(setup)
+    store = ResultStore(tmp_path)
+    for cell in cells:
+        store.add_cell(cell.key, cell.identity(setup.root_seed))
+    watcher = progress.Progress(setup, cells, store, plan(setup, cells, store), enabled=None, stream=stream)
+    store.close()
+    return watcher, clock
+
+
+def chunk(watcher: Any, clock: list[float], at: float, cell: str) -> None:
+    clock[0] = at
+    watcher.update([{"cell": cell, "verdict": "lost"} for _ in range(3)])
+
+
+def play_out(watcher: Any, clock: list[float]) -> list[str]:
+    """The first chunk ends after 20 s (workers starting, compiling), then one every 2 s:
+    the stream's text after each chunk."""
+    cell = next(iter(watcher.counts))
+    texts = []
+    for at in (20.0, 22.0, 24.0, 26.0):
+        chunk(watcher, clock, at, cell)
+        texts.append(watcher.stream.getvalue())
+    watcher.close()
+    return texts
+
+
+def test_a_terminal_gets_one_live_bar_with_rate_and_eta(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    watcher, clock = watched(tmp_path, FakeTerminal(), monkeypatch)
+    assert not watcher.logging and watcher.overall.disable is False  # a bar, not log lines
+    texts = play_out(watcher, clock)
+    assert "\r" in texts[-1] and not re.search(r"^\[\d\d:\d\d:\d\d\]", texts[-1], re.MULTILINE)
+    # the run's bar as drawn, in order: (deals done, what follows the elapsed time)
+    drawn = re.findall(r"\rdeals: +\d+%\|[# ]*\| (\d+)/12 \[\d\d:\d\d(?:, ([^\]]*))?\]", texts[-1])
+    assert drawn[1] == ("0", progress.STARTING)  # before any deal ended
+    # the first chunk took 20 s (workers starting, compiling): no basis for an ETA; then 3 deals in 2 s
+    assert drawn[2:] == [("3", "ETA estimating"), ("6", "1.5 deals/s, ETA 0:00:04"),
+                         ("9", "1.5 deals/s, ETA 0:00:02"), ("12", "1.5 deals/s, ETA 0:00:00")]
+    assert all(len(re.findall(r"\rdeals:", text)) > len(re.findall(r"\rdeals:", earlier))
+               for earlier, text in zip(texts, texts[1:]))  # redrawn live, after every chunk
+
+
+def test_a_log_gets_timestamped_lines_that_estimate_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(progress, "LOG_SECONDS", 0.0)  # a line per chunk
+    watcher, clock = watched(tmp_path, io.StringIO(), monkeypatch)
+    assert watcher.logging and watcher.overall.disable is True
+    text = play_out(watcher, clock)[-1]
+    assert "\r" not in text
+    lines = [line for line in text.splitlines() if re.match(r"^\[\d\d:\d\d:\d\d\] ", line)]
+    assert lines[0].endswith("3/12 deals (25%), 0.1 deals/s, ETA estimating")  # 3 in 20 s: no basis yet
+    assert lines[1].endswith("6/12 deals (50%), 1.5 deals/s, ETA 0:00:04")  # 3 in the 2 s since
+    assert lines[-1].endswith("12/12 deals (100%), 1.5 deals/s, ETA 0:00:00")

@@ -1,11 +1,15 @@
 """Experiment configs: the YAML schema, its validation, and the resolved config.
 
-A config is checked completely before anything runs. Every mistake raises one
-``ConfigError`` whose message names the file, the key path, what was expected
+A config is checked completely before anything runs. Its mistakes raise one
+``ConfigError`` that lists every one of them (each key is checked on its own, so
+one mistake hides no other), each naming the file, the key path, what was expected
 and what was found, in the house grammar::
 
     experiments/x.yaml: deals.count must be an int >= 1. Got -5 (an int).
     experiments/x.yaml: policies[1].params: unknown key 'dpeth'. Did you mean 'depth'? ...
+
+A check that needs another key's value (a claim's policy label, a scheduler's
+backend) is left out while that key is wrong, so no mistake is reported twice.
 
 Unknown keys are errors, never dropped; YAML is read with a safe loader that
 also rejects duplicate keys (a silent overwrite is a dropped key too).
@@ -18,7 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Hashable, Mapping, NoReturn
+from typing import Any, Callable, Hashable, Mapping, NoReturn, TypeVar
 
 import yaml
 
@@ -54,8 +58,13 @@ MAX_CONFIG_DEPTH = MAX_NESTING  # lists and mappings inside each other (a config
 _SCHEDULER_PATTERN = re.compile(r"((tcp|tls|ucx|ws|wss|inproc)://)?[A-Za-z0-9_.\-\[\]:]+:[0-9]{1,5}")
 
 TOP_KEYS = ("name", "description", "root_seed", "deals", "games", "policies", "claims",
-            "ladder", "execution", "output")
-TOP_REQUIRED = ("name", "root_seed", "deals", "games", "policies")
+            "ladder", "report", "execution", "output")
+TOP_REQUIRED = ("name", "deals", "games", "policies")
+DEFAULT_ROOT_SEED = 0  # ``root_seed`` when a config gives none (the resolved config writes it out)
+REPORT_KEYS = ("comparisons",)
+COMPARISON_CHOICES = ("all", "players")  # ``tables.ALL_CELLS``, ``tables.PLAYERS_ONLY``
+MAX_LISTED_ERRORS = 25  # a config's mistakes listed in one message; the rest are counted
+T = TypeVar("T")
 COMPONENT_KEYS = ("name", "params", "label")
 CLAIM_KEYS = ("game", "policy", "win_rate", "source", "tolerance", "text")
 CLAIM_REQUIRED = ("game", "policy", "win_rate", "source")
@@ -145,6 +154,22 @@ class Ladder:
 
 
 @dataclass(frozen=True)
+class ReportOptions:
+    """How the report reads the results (never part of a result).
+
+    Attributes:
+        comparisons: ``all`` compares every two cells, upper bounds (``thoughtful`` play)
+            included and labelled (``comparisons.csv``'s ``upper_bound``); ``players``
+            compares players only (open and fair cells), Holm's adjustment over those.
+    """
+
+    comparisons: str = "all"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"comparisons": self.comparisons}
+
+
+@dataclass(frozen=True)
 class Execution:
     """How to run: never part of a result (results do not depend on it)."""
 
@@ -175,6 +200,7 @@ class ExperimentConfig:
     policies: tuple[Component, ...]
     claims: tuple[Claim, ...] = ()
     ladder: Ladder | None = None
+    report: ReportOptions = field(default_factory=ReportOptions)
     execution: Execution = field(default_factory=Execution)
     output: Path = Path("results")
     description: str = ""
@@ -192,6 +218,8 @@ class ExperimentConfig:
         }
         if self.ladder is not None:  # only then: a config without one reads as it always did
             resolved["ladder"] = self.ladder.to_dict()
+        if self.report != ReportOptions():  # likewise
+            resolved["report"] = self.report.to_dict()
         return resolved
 
     def to_yaml(self) -> str:
@@ -359,15 +387,54 @@ def _describe(value: Any) -> str:
     return f"{value!r} ({kinds.get(type(value), type(value).__name__)})"
 
 
+class _Reported(ConfigError):
+    """A mistake already in the validator's list: stops checking what depends on it."""
+
+
+def listed_errors(source: str, errors: list[str]) -> str:
+    """One message for every mistake of a config: the one, or a list of them."""
+    if len(errors) == 1:
+        return errors[0]
+    shown = [f"  - {error}" for error in errors[:MAX_LISTED_ERRORS]]
+    if len(errors) > MAX_LISTED_ERRORS:
+        shown.append(f"  - ... and {len(errors) - MAX_LISTED_ERRORS} more.")
+    return f"{source}: {len(errors)} mistakes:\n" + "\n".join(shown)
+
+
 class _Validator:
-    """Checks one config; ``source`` (the file name) prefixes every message."""
+    """Checks one config; ``source`` (the file name) prefixes every message.
+
+    ``fail`` raises at once; ``attempt`` runs one check, recording its mistake and
+    going on, and ``raise_collected`` raises them all as one ``ConfigError``.
+    """
 
     def __init__(self, source: str, import_policies: bool = True) -> None:
         self.source = source
         self.import_policies = import_policies
+        self.errors: list[str] = []
+        self.incomplete: set[str] = set()  # kinds ("game", "policy") with a mistake in their list
 
     def fail(self, path: str, message: str) -> NoReturn:
         raise ConfigError(f"{self.source}: {path}{message}")
+
+    def note(self, path: str, message: str) -> None:
+        """Record a mistake and go on."""
+        self.errors.append(f"{self.source}: {path}{message}")
+
+    def attempt(self, check: Callable[[], T], default: Any = None) -> T | Any:
+        """``check()``, or ``default`` when it finds a mistake (recorded)."""
+        try:
+            return check()
+        except _Reported:
+            return default
+        except ConfigError as error:
+            self.errors.append(str(error))
+            return default
+
+    def raise_collected(self) -> None:
+        """Raise every recorded mistake as one ``ConfigError`` (none: nothing happens)."""
+        if self.errors:
+            raise ConfigError(listed_errors(self.source, self.errors))
 
     def expect(self, path: str, expected: str, found: Any) -> NoReturn:
         self.fail(path, f" must be {expected}. Got {_describe(found)}.")
@@ -379,11 +446,13 @@ class _Validator:
             self.expect(path or "the config", "a mapping", value)
         for key in value:
             if key not in allowed:
-                self.fail(path or "the config", f": unknown key {key!r}."
+                self.note(path or "the config", f": unknown key {key!r}."
                           f"{did_you_mean(str(key), allowed)} Expected keys: {', '.join(allowed)}.")
-        for key in required:
-            if key not in value:
-                self.fail(path or "the config", f": the required key '{key}' is missing.")
+        missing = [key for key in required if key not in value]
+        for key in missing:
+            self.note(path or "the config", f": the required key '{key}' is missing.")
+        if missing:
+            raise _Reported()
         return value
 
     def integer(self, path: str, value: Any, low: int | None = None) -> int:
@@ -445,25 +514,46 @@ class _Validator:
         return value
 
     def experiment(self, data: Any) -> ExperimentConfig:
-        data = self.mapping("", data, TOP_KEYS, TOP_REQUIRED)
-        name = self.text("name", data["name"], _NAME_PATTERN)
-        deals, deals_spec = self.deals(data["deals"])
-        games = self.components("games", data["games"], "game")
-        policies = self.components("policies", data["policies"], "policy")
+        """The config, or one ``ConfigError`` listing every mistake in it."""
+        if not isinstance(data, dict):  # nothing else can be checked
+            self.expect("the config", "a mapping", data)
+        data = self.mapping("", data, TOP_KEYS)
+        for key in TOP_REQUIRED:
+            if key not in data:
+                self.note("the config", f": the required key '{key}' is missing.")
+        name = output = None
+        if "name" in data:
+            name = self.attempt(lambda: self.text("name", data["name"], _NAME_PATTERN))
+        deals = self.attempt(lambda: self.deals(data["deals"])) if "deals" in data else None
+        games = self.components("games", data["games"], "game") if "games" in data else ()
+        policies = self.components("policies", data["policies"], "policy") if "policies" in data else ()
         self.playable(games, policies)
-        claims = tuple(self.claim(f"claims[{i}]", c, games, policies)
-                       for i, c in enumerate(self.sequence("claims", data.get("claims", []), 0)))
-        ladder = self.ladder(data["ladder"], policies, games) if data.get("ladder") is not None else None
-        output = data.get("output", f"results/{name}")
+        claims = self.attempt(lambda: self.sequence("claims", data.get("claims", []), 0), [])
+        claims = [self.attempt(lambda: self.claim(f"claims[{i}]", c, games, policies)) for i, c in enumerate(claims)]
+        ladder = (self.attempt(lambda: self.ladder(data["ladder"], policies, games))
+                  if data.get("ladder") is not None else None)
+        report = self.attempt(lambda: self.report(data.get("report")), ReportOptions())
+        root_seed = self.attempt(lambda: self.checked("root_seed", ROOT_SEED,
+                                                      data.get("root_seed", DEFAULT_ROOT_SEED)))
+        execution = self.attempt(lambda: self.execution(data.get("execution", {})))
+        if "output" in data or name is not None:  # the default output needs a valid name
+            output = self.attempt(lambda: self.path("output", data.get("output", f"results/{name}")))
+        description = self.attempt(lambda: self.description(data.get("description")))
+        self.raise_collected()  # below, every value is checked
         return ExperimentConfig(
-            name=name, root_seed=self.checked("root_seed", ROOT_SEED, data["root_seed"]),
-            deals=deals, deals_spec=deals_spec, games=games, policies=policies, claims=claims,
-            ladder=ladder,
-            execution=self.execution(data.get("execution", {})),
-            output=Path(self.path("output", output)),
-            description=self.description(data.get("description")),
-            source=self.source,
+            name=name, root_seed=root_seed, deals=deals[0], deals_spec=deals[1], games=games,
+            policies=policies, claims=tuple(claims), ladder=ladder, report=report, execution=execution,
+            output=Path(output), description=description, source=self.source,
         )
+
+    def report(self, value: Any) -> ReportOptions:
+        """``report: {comparisons: all | players}`` (``ReportOptions``)."""
+        spec = self.mapping("report", value if value is not None else {}, REPORT_KEYS)
+        comparisons = spec.get("comparisons", ReportOptions.comparisons)
+        if comparisons not in COMPARISON_CHOICES:
+            self.fail("report.comparisons", f" must be one of {', '.join(COMPARISON_CHOICES)}. Got "
+                      f"{_describe(comparisons)}.{did_you_mean(str(comparisons), COMPARISON_CHOICES)}")
+        return ReportOptions(comparisons=comparisons)
 
     def description(self, value: Any) -> str:
         return "" if value is None else self.optional_text("description", value)
@@ -486,7 +576,10 @@ class _Validator:
         if isinstance(value, list):
             if len(value) > MAX_DEALS:
                 self.fail("deals", f" must list at most {MAX_DEALS:,} deals. Got {len(value):,}.")
-            numbers = [self.deal_number(f"deals[{i}]", v) for i, v in enumerate(self.sequence("deals", value, 1))]
+            numbers = [self.attempt(lambda: self.deal_number(f"deals[{i}]", v))
+                        for i, v in enumerate(self.sequence("deals", value, 1))]
+            if None in numbers:  # each bad number is recorded
+                raise _Reported()
             if len(set(numbers)) != len(numbers):
                 twice = sorted({n for n in numbers if numbers.count(n) > 1})
                 self.fail("deals", f" must list each deal once. Got {twice[:5]} more than once.")
@@ -494,8 +587,10 @@ class _Validator:
         if not isinstance(value, dict):
             self.expect("deals", "a mapping {start, count} or a list of deal numbers", value)
         spec = self.mapping("deals", value, ("start", "count"), ("start", "count"))
-        start = self.deal_number("deals.start", spec["start"])
-        count = self.integer("deals.count", spec["count"], 1)
+        start = self.attempt(lambda: self.deal_number("deals.start", spec["start"]))
+        count = self.attempt(lambda: self.integer("deals.count", spec["count"], 1))
+        if start is None or count is None:
+            raise _Reported()
         if count > MAX_DEALS:
             self.expect("deals.count", f"an int in [1, {MAX_DEALS}] (deals of one experiment)", count)
         if start + count - 1 > MAX_DEAL_NUMBER:
@@ -513,21 +608,32 @@ class _Validator:
 
     def components(self, path: str, value: Any, kind: str) -> tuple[Component, ...]:
         """The games or policies list; each item is a name or ``{name, params, label}``."""
-        items = self.sequence(path, value, 1)
-        result: list[Component] = []
+        items = self.attempt(lambda: self.sequence(path, value, 1), [])
+        result: list[tuple[int, Component]] = []
+        if not items:
+            self.incomplete.add(kind)
         for i, item in enumerate(items):
-            component = self.component(f"{path}[{i}]", item, kind)
-            for j, earlier in enumerate(result):
-                if earlier.label == component.label:
-                    self.fail(f"{path}[{i}]", f": the label '{component.label}' is already used by "
-                              f"{path}[{j}]. Give one of them a distinct 'label'.")
-                if (earlier.name, earlier.params) == (component.name, component.params):
-                    # one cell (its key knows no label): the second label would vanish from every table
-                    self.fail(f"{path}[{i}]", f": '{component.label}' is the same {kind} with the same parameters "
-                              f"as {path}[{j}] ('{earlier.label}'), so they would be one cell. Remove one, "
-                              "or change a parameter.")
-            result.append(component)
-        return tuple(result)
+            component = self.attempt(lambda: self.component(f"{path}[{i}]", item, kind))
+            clash = component is not None and self.attempt(lambda: self.distinct(path, i, component, result, kind))
+            if component is None or clash is None:  # a mistake, recorded
+                self.incomplete.add(kind)
+                continue
+            result.append((i, component))
+        return tuple(component for _, component in result)
+
+    def distinct(self, path: str, i: int, component: Component, earlier: list[tuple[int, Component]],
+                 kind: str) -> bool:
+        """Check that ``component`` (``path[i]``) is not one of the ``earlier`` under another label."""
+        for j, other in earlier:
+            if other.label == component.label:
+                self.fail(f"{path}[{i}]", f": the label '{component.label}' is already used by "
+                          f"{path}[{j}]. Give one of them a distinct 'label'.")
+            if (other.name, other.params) == (component.name, component.params):
+                # one cell (its key knows no label): the second label would vanish from every table
+                self.fail(f"{path}[{i}]", f": '{component.label}' is the same {kind} with the same parameters "
+                          f"as {path}[{j}] ('{other.label}'), so they would be one cell. Remove one, "
+                          "or change a parameter.")
+        return True
 
     def component(self, path: str, item: Any, kind: str) -> Component:
         if isinstance(item, str):
@@ -572,15 +678,19 @@ class _Validator:
         """Each parameter checked on its own, so the message names its key path."""
         declared = cls.all_parameters() if kind == "policy" else cls.parameters
         owner = f"{kind} '{name}'"
+        mistakes = len(self.errors)
         for key, value in params.items():
             if key not in declared:
                 known = ", ".join(declared) or "none"
-                self.fail(f"{path}", f": unknown key {key!r}.{did_you_mean(str(key), tuple(declared))}"
+                self.note(f"{path}", f": unknown key {key!r}.{did_you_mean(str(key), tuple(declared))}"
                           f" The parameters of {owner} are: {known}.")
+                continue
             try:
                 resolve_params(owner, {key: declared[key]}, {key: value})
             except (ParameterError, UnknownNameError) as error:
-                self.fail(f"{path}.{key}", f": {error}")
+                self.note(f"{path}.{key}", f": {error}")
+        if len(self.errors) > mistakes:
+            raise _Reported()
         resolved = resolve_params(owner, declared, params)
         return resolved if kind == "policy" else cls.settle_params(params, resolved)
 
@@ -594,30 +704,38 @@ class _Validator:
             policy.registered_name = spec.name
             built = [(GAMES.get(g.name)(**g.params), g.label) for g in games]
             for i, game_spec in enumerate(games):
-                where = f"policies[{j}] and games[{i}]"
-                try:
-                    refuse_unplayable(policy, GAMES.get(game_spec.name)(**game_spec.params),
-                                      spec.label, game_spec.label)
-                except SimlabError as error:
-                    self.fail(where, f": {error} Remove one of them from this config.")
-                except Exception as error:  # noqa: BLE001  (a user policy's cannot_play that raises)
-                    self.fail(where, f": asking policy '{spec.label}' whether it can play game "
-                              f"'{game_spec.label}' failed: {type(error).__name__}: {error}")
+                self.attempt(lambda: self.can_play(policy, spec, game_spec,
+                                                   f"policies[{j}] and games[{i}]"))
             if self.import_policies:  # new input (a stored config read back is not warned again)
                 warn_unused(policy, built, f"{self.source}: policies[{j}].params.")
+
+    def can_play(self, policy: Any, spec: Component, game_spec: Component, where: str) -> None:
+        """One policy against one game (``playable``)."""
+        try:
+            refuse_unplayable(policy, GAMES.get(game_spec.name)(**game_spec.params), spec.label, game_spec.label)
+        except SimlabError as error:
+            self.fail(where, f": {error} Remove one of them from this config.")
+        except Exception as error:  # noqa: BLE001  (a user policy's cannot_play that raises)
+            self.fail(where, f": asking policy '{spec.label}' whether it can play game "
+                      f"'{game_spec.label}' failed: {type(error).__name__}: {error}")
 
     def claim(self, path: str, item: Any, games: tuple[Component, ...],
               policies: tuple[Component, ...]) -> Claim:
         item = self.mapping(path, item, CLAIM_KEYS, CLAIM_REQUIRED)
-        game = self.label(f"{path}.game", item["game"], games, "game")
-        policy = self.label(f"{path}.policy", item["policy"], policies, "policy")
-        return Claim(
-            game=game, policy=policy,
-            win_rate=self.number(f"{path}.win_rate", item["win_rate"], 0.0, 1.0),
-            source=self.visible(f"{path}.source", self.text(f"{path}.source", item["source"])),
-            tolerance=self.number(f"{path}.tolerance", item.get("tolerance", 0.0), 0.0, 1.0),
-            text=self.visible(f"{path}.text", self.optional_text(f"{path}.text", item.get("text"))),
-        )
+        mistakes = len(self.errors)
+        fields = {
+            "game": self.attempt(lambda: self.label(f"{path}.game", item["game"], games, "game")),
+            "policy": self.attempt(lambda: self.label(f"{path}.policy", item["policy"], policies, "policy")),
+            "win_rate": self.attempt(lambda: self.number(f"{path}.win_rate", item["win_rate"], 0.0, 1.0)),
+            "source": self.attempt(lambda: self.visible(f"{path}.source",
+                                                        self.text(f"{path}.source", item["source"]))),
+            "tolerance": self.attempt(lambda: self.number(f"{path}.tolerance", item.get("tolerance", 0.0), 0.0, 1.0)),
+            "text": self.attempt(lambda: self.visible(f"{path}.text",
+                                                      self.optional_text(f"{path}.text", item.get("text")))),
+        }
+        if len(self.errors) > mistakes or None in fields.values():
+            raise _Reported()
+        return Claim(**fields)
 
     def label(self, path: str, value: Any, components: tuple[Component, ...], kind: str) -> str:
         """A claim's game or policy: one of the labels this config defines, or the name of
@@ -627,6 +745,8 @@ class _Validator:
         named = [c.label for c in components if c.name == value and _default_labelled(c)]
         if value not in labels and len(named) == 1:
             return named[0]
+        if value not in labels and kind in self.incomplete:  # it may name the one with a mistake
+            raise _Reported()
         if value not in labels:
             bare = tuple(c.name for c in components if c.label != c.name and _default_labelled(c))
             self.fail(path, f" must name a {kind} of this experiment. Got {_describe(value)}."
@@ -640,7 +760,10 @@ class _Validator:
         since its ``lost`` is called ``unwinnable``."""
         spec = self.mapping("ladder", value, LADDER_KEYS, LADDER_REQUIRED)
         items = self.sequence("ladder.rungs", spec["rungs"], 1)
-        rungs = tuple(self.label(f"ladder.rungs[{i}]", item, policies, "policy") for i, item in enumerate(items))
+        rungs = tuple(self.attempt(lambda: self.label(f"ladder.rungs[{i}]", item, policies, "policy"))
+                      for i, item in enumerate(items))
+        if None in rungs:  # each mistake is recorded
+            raise _Reported()
         for i, rung in enumerate(rungs):
             if rungs.index(rung) != i:
                 self.fail(f"ladder.rungs[{i}]", f": the policy '{rung}' is already rung "
@@ -678,35 +801,46 @@ def execution_from(spec: Mapping[str, Any], checker: _Validator, where: Callable
     """An ``Execution`` from ``spec`` (config keys or command-line overrides) on top of ``base``.
 
     ``where(key)`` is how messages name a setting: ``execution.n_jobs`` or ``--n-jobs``.
+    Each setting is checked on its own (``_Validator.attempt``): every mistake is recorded.
     """
     base = base or Execution()
+    mistakes = len(checker.errors)
     n_jobs = spec.get("n_jobs", base.n_jobs)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or not (n_jobs >= 1 or n_jobs == -1):
-        checker.expect(where("n_jobs"), "an int >= 1, or -1 for every core", n_jobs)
+        checker.attempt(lambda: checker.expect(where("n_jobs"), "an int >= 1, or -1 for every core", n_jobs))
     backend = spec.get("backend", base.backend)
     if backend not in BACKENDS:
-        checker.fail(where("backend"), f" must be one of {', '.join(BACKENDS)}. Got "
+        checker.note(where("backend"), f" must be one of {', '.join(BACKENDS)}. Got "
                      f"{_describe(backend)}.{did_you_mean(str(backend), BACKENDS)}")
-    chunk_size = checker.integer(where("chunk_size"), spec.get("chunk_size", base.chunk_size), 1)
+    chunk_size = checker.attempt(lambda: checker.integer(where("chunk_size"),
+                                                         spec.get("chunk_size", base.chunk_size), 1))
     scheduler = spec.get("scheduler", base.scheduler)
     if scheduler is not None:
         if not isinstance(scheduler, str) or not _SCHEDULER_PATTERN.fullmatch(scheduler):
-            checker.expect(where("scheduler"), "the address of a dask scheduler, such as "
-                           "tcp://10.0.0.5:8786 (or null)", scheduler)
-        if backend != "dask":
-            checker.fail(where("scheduler"), f" is used only by the dask backend. Got a scheduler with "
+            checker.attempt(lambda: checker.expect(where("scheduler"), "the address of a dask scheduler, such as "
+                                                   "tcp://10.0.0.5:8786 (or null)", scheduler))
+        elif backend != "dask" and backend in BACKENDS:
+            checker.note(where("scheduler"), f" is used only by the dask backend. Got a scheduler with "
                          f"backend {backend!r}: set backend to 'dask', or remove the scheduler.")
     timeout = spec.get("deal_timeout", base.deal_timeout)
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                or not 0 < timeout < math.inf):
-        checker.expect(where("deal_timeout"), "a number of seconds > 0, or null for no limit", timeout)
-    if timeout is not None and timeout < MIN_DEAL_TIMEOUT:
-        checker.expect(where("deal_timeout"), f"at least {MIN_DEAL_TIMEOUT:g} s, or null for no limit (a "
-                       "running deal is looked at 4 to 10 times a second, so a shorter limit cannot be kept)",
-                       timeout)
-    memory = worker_memory(spec.get("worker_memory", base.worker_memory), checker, where("worker_memory"))
+    checker.attempt(lambda: _check_timeout(timeout, checker, where("deal_timeout")))
+    memory = checker.attempt(lambda: worker_memory(spec.get("worker_memory", base.worker_memory), checker,
+                                                   where("worker_memory")))
+    if len(checker.errors) > mistakes:
+        raise _Reported()
     return Execution(n_jobs=n_jobs, backend=backend, chunk_size=chunk_size, scheduler=scheduler,
                      deal_timeout=None if timeout is None else float(timeout), worker_memory=memory)
+
+
+def _check_timeout(timeout: Any, checker: _Validator, path: str) -> None:
+    """``execution.deal_timeout``: seconds (at least ``MIN_DEAL_TIMEOUT``), or None."""
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                or not 0 < timeout < math.inf):
+        checker.expect(path, "a number of seconds > 0, or null for no limit", timeout)
+    if timeout is not None and timeout < MIN_DEAL_TIMEOUT:
+        checker.expect(path, f"at least {MIN_DEAL_TIMEOUT:g} s, or null for no limit (a "
+                       "running deal is looked at 4 to 10 times a second, so a shorter limit cannot be kept)",
+                       timeout)
 
 
 def worker_memory(value: Any, checker: _Validator, path: str) -> float | str | None:
@@ -751,9 +885,10 @@ def with_overrides(config: ExperimentConfig, source: str = "command line", **ove
             return f"execution.{key} (set in {config.source})"
         return "--" + key.replace("_", "-") if flags else key
 
-    execution = execution_from(given, checker, where, config.execution)
+    execution = checker.attempt(lambda: execution_from(given, checker, where, config.execution))
     if output is not None:
-        output = checker.path("--output" if flags else "output", output)
+        output = checker.attempt(lambda: checker.path("--output" if flags else "output", output))
+    checker.raise_collected()
     return replace(config, execution=execution, output=Path(output) if output else config.output)
 
 

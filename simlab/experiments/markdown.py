@@ -8,9 +8,13 @@ from typing import Any, Iterable
 
 import pandas as pd
 
-from simlab.experiments.config import ExperimentConfig
+from simlab.errors import SimlabError
+from simlab.experiments.config import Component, ExperimentConfig
 from simlab.experiments.history import config_changes
+from simlab.experiments.plots import effort_subject, policy_names
 from simlab.experiments.tables import critical_table
+from simlab.games import make_game
+from simlab.policies.catalog import policy_class
 
 MAX_LISTED_COMPARISONS = 12
 
@@ -37,13 +41,13 @@ def report_markdown(config: ExperimentConfig, tables: dict[str, pd.DataFrame], f
     sections = [
         _overview(config, tables["deals"], tables["summary"]),
         _win_rates(tables["summary"], figures),
-        _brackets(tables.get("brackets"), tables["summary"]),
+        _brackets(tables.get("brackets"), tables["summary"], config),
         _claims(tables["claims"], config),
-        _comparisons(tables["comparisons"]),
+        _comparisons(tables["comparisons"], config.report.comparisons),
         _critical_decisions(tables["deals"], figures),
         _difficulty(tables.get("difficulty"), config, figures),
         _skill_curve(tables.get("skill_curve"), figures),
-        _other_figures(figures),
+        _other_figures(figures, effort_subject(tables["deals"], policy_names(config))),
         _files(),
         "## Resolved config\n\n```yaml\n" + config.to_yaml() + "```\n",
         _configs_seen(manifest.get("configs", [])),
@@ -79,13 +83,13 @@ def _win_rates(summary: pd.DataFrame, figures: list[str]) -> str:
     summary = summary[summary["information"] != "relaxation"]  # bounds, in the brackets section
     rows = [[r.game, r.policy, r.information, r.deals, r.failed, r.played, r.won, r.unknown,
              percent(r.win_rate), interval(r.wilson_low, r.wilson_high),
-             interval(r.range_low, r.range_high), _centre(r.range_centre, r.range_half_width),
+             estimate_range(r.win_rate, r.range_low, r.range_high),
              f"{r.mean_moves:.0f}" if not math.isnan(r.mean_moves) else "n/a"]
             for r in summary.itertuples()]
     text = ["## Win rates\n",
             markdown_table(["game", "policy", "sees", "deals", "failed", "played", "won", "unknown",
-                            "win rate", "Wilson 95%", "range (unknowns lost … won)",
-                            "range centre ± half width", "mean moves"], rows), "",
+                            "win rate", "Wilson 95%", "win rate (95% range, unknowns lost … won)",
+                            "mean moves"], rows), "",
             "`deals` counts every deal of the cell, `failed` those whose policy raised, died or ran "
             "out of time, `played` the rest; win rates are over `played` (as in `summary.csv`).\n"]
     text += [_best_policy_sentence(game, group) for game, group in summary.groupby("game", sort=False)]
@@ -93,14 +97,17 @@ def _win_rates(summary: pd.DataFrame, figures: list[str]) -> str:
                 "including those a player cannot see (the solver: an upper bound on any real player); `fair`, "
                 "the policy sees only what a player sees.\n")
     text.append("The range follows Blake and Gent: the Wilson lower bound with every unknown "
-                "counted as a loss, to the upper bound with every unknown counted as a win.\n")
+                "counted as a loss, to the upper bound with every unknown counted as a win. It is not "
+                "symmetric about the win rate (0 wins in 100 deals: 0.0% (0.0–3.7)), so it is given as its "
+                "two ends; `summary.csv` also gives Blake and Gent's centre and half width.\n")
     if "win_rates" in figures:
         text.append("![Win rate by game and policy](win_rates.png)\n")
     return "\n".join(text)
 
 
-def _brackets(brackets: pd.DataFrame | None, summary: pd.DataFrame) -> str:
-    """Perfect play bracketed where cards are hidden or shuffled (``tables.brackets_table``)."""
+def _brackets(brackets: pd.DataFrame | None, summary: pd.DataFrame, config: ExperimentConfig) -> str:
+    """Perfect play bracketed where cards are hidden or shuffled (``tables.brackets_table``);
+    a vacuous one (its upper end at 100%) is called so, with what would give a real bound."""
     bounds = summary[summary["information"] == "relaxation"]
     if (brackets is None or brackets.empty) and bounds.empty:
         return ""
@@ -113,10 +120,12 @@ def _brackets(brackets: pd.DataFrame | None, summary: pd.DataFrame) -> str:
             "\"with 95%\" runs from the lower figure's Wilson lower end to the bound's upper end.\n"]
     if brackets is not None and not brackets.empty:
         rows = [[r.game, f"{r.lower_policy} {percent(r.lower)} (≥ {percent(r.lower_low)})",
-                 f"{r.upper_policy} [{r.upper_information}] {percent(r.upper)} (≤ {percent(r.upper_high)})",
+                 f"{r.upper_policy} [{r.upper_information}] {percent(r.upper)} (≤ {percent(r.upper_high)})"
+                 + (" **vacuous**" if r.vacuous else ""),
                  _points(r.width), _points(r.width_95), r.played] for r in brackets.itertuples()]
         text.append(markdown_table(["game", "fair (lower)", "upper bound", "width", "width with 95%",
                                     "deals"], rows) + "\n")
+        text += [_vacuous(r, config) for r in brackets.itertuples() if r.vacuous]
     if not bounds.empty:
         rows = [[r.game, r.policy, r.played, percent(r.bound), interval(r.bound_low, r.bound_high),
                  f"{r.mean_cpu_seconds:.2f}"] for r in bounds.itertuples()]
@@ -125,16 +134,37 @@ def _brackets(brackets: pd.DataFrame | None, summary: pd.DataFrame) -> str:
     return "\n".join(text)
 
 
+def _vacuous(bracket: Any, config: ExperimentConfig) -> str:
+    """Why a bracket whose upper end is 100% says nothing above its lower end, and what
+    would give a real upper bound there."""
+    text = (f"**{bracket.game}: the upper bound is vacuous.** {bracket.upper_policy} "
+            f"[{bracket.upper_information}] reaches {percent(bracket.upper_high)}: it excludes no win rate, so "
+            f"the bracket says only that perfect fair play wins at least {percent(bracket.lower_low)}.")
+    game = next((g for g in config.games if g.label == bracket.game), None)
+    if game is not None and _shuffles(game):
+        return (text + " For a real upper bound add the policy `relaxation_bound` (an information relaxation: "
+                "README, \"Perfect play as a bracket\"; `experiments/la_belle_lucie.yaml` runs it).\n")
+    return text + " simlab has no tighter upper bound for this game.\n"
+
+
+def _shuffles(game: Component) -> bool:
+    """Whether ``game`` shuffles at a redeal: where ``relaxation_bound`` gives a bound."""
+    try:
+        return make_game(game.name, **game.params).has_chance
+    except SimlabError:
+        return False
+
+
 def _points(width: float) -> str:
     """A bracket's width in percentage points."""
     return "n/a" if math.isnan(width) else f"{100 * width:.1f} points"
 
 
-def _centre(centre: float, half_width: float) -> str:
-    """Blake and Gent's range as its centre and half width, in percent."""
-    if any(math.isnan(v) for v in (centre, half_width)):
+def estimate_range(rate: float, low: float, high: float) -> str:
+    """A win rate and its (asymmetric) interval: ``0.0% (0.0–3.6)``."""
+    if any(isinstance(v, float) and math.isnan(v) for v in (rate, low, high)):
         return "n/a"
-    return f"{100 * centre:.1f}% ± {100 * half_width:.1f}"
+    return f"{100 * rate:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
 
 
 def _names(policies: list[str]) -> str:
@@ -197,7 +227,7 @@ def _claims(claims: pd.DataFrame, config: ExperimentConfig) -> str:
              "binomial test (two-sided, 95%). Unknown results may resolve either way, so p is given "
              "as the range over every way they can resolve; the claim is consistent when the "
              "largest p is at least 0.05.\n"]
-    budgets = {p.label: p.params["budget"] for p in config.policies if "budget" in p.params}
+    budgets = {p.label: phrase for p in config.policies if (phrase := budget_phrase(p))}
     for c in claims.itertuples():
         figure = f"{100 * c.claimed:.6g}%"
         if c.tolerance:
@@ -207,11 +237,28 @@ def _claims(claims: pd.DataFrame, config: ExperimentConfig) -> str:
         if c.verdict == "no data":
             lines.append(f"- **no data**: {said}.")
             continue
-        budget = f", solver budget {budgets[c.policy]:,} nodes" if c.policy in budgets else ""
+        budget = f", {budgets[c.policy]}" if c.policy in budgets else ""
         lines.append(f"- **{c.verdict}**: {said}. We measured {percent(c.estimate)} (range "
                      f"{interval(c.range_low, c.range_high)}, {c.played} deals played, {c.unknown} unknown"
                      f"{budget}), {_p_range(c)}." + (f" Note: {c.note}." if c.note else ""))
     return "\n".join(lines) + "\n"
+
+
+def budget_phrase(policy: Component) -> str:
+    """What searched for ``policy`` and its budget, as its class words it (``Policy.budget_phrase``:
+    the solver's nodes per deal, lookahead's positions per move); a policy without one but
+    with a ``budget`` parameter by its name; empty for a policy without a budget."""
+    try:
+        phrase = policy_class(policy.name).budget_phrase
+    except SimlabError:  # a user policy not imported (a rebuilt report)
+        phrase = ""
+    if phrase:
+        try:
+            return phrase.format(**policy.params)
+        except (KeyError, ValueError, TypeError):  # parameters not as the phrase expects
+            pass
+    budget = policy.params.get("budget")
+    return f"{policy.name} budget {budget:,}" if isinstance(budget, int) else ""
 
 
 def _p_range(claim: Any) -> str:
@@ -223,11 +270,30 @@ def _p_range(claim: Any) -> str:
     return f"p = {low:.3g} to {claim.p_value:.3g} (over the ways the {claim.unknown} unknowns resolve)"
 
 
-def _comparisons(comparisons: pd.DataFrame) -> str:
+def _comparisons(comparisons: pd.DataFrame, keep: str = "all") -> str:
+    """The comparisons: those between players first, then, apart and labelled, those
+    with an upper bound on one side (``upper_bound``); ``keep="players"`` (the config's
+    ``report.comparisons``) left the latter out of the table."""
     if comparisons.empty:
         return ""
+    bounded = (comparisons["upper_bound"].fillna("") != "" if "upper_bound" in comparisons
+               else pd.Series(False, index=comparisons.index))
+    text = _comparison_list(comparisons, comparisons[~bounded])
+    if bounded.any():
+        text += ("\n### Against an upper bound\n\nA `thoughtful` cell (the solver sees hidden cards and future "
+                 "shuffles) is an upper bound on every player, not a player: these rows say how far a player "
+                 "is below it, not which of two players is better. Add `report: {comparisons: players}` to the "
+                 "config to leave them out (Holm's adjustment then runs over the players' comparisons only).\n\n"
+                 + _listed(comparisons[bounded]))
+    elif keep == "players":
+        text += ("\nOnly players are compared (`report: {comparisons: players}`): the upper bounds "
+                 "(`thoughtful` cells) are left out.\n")
+    return text
+
+
+def _comparison_list(comparisons: pd.DataFrame, shown: pd.DataFrame) -> str:
+    """The comparisons' header (counts over the whole table) and the list of ``shown``."""
     significant = comparisons[comparisons["significance"] == "significant"]
-    undecided = comparisons[comparisons["significance"] == "undecided"]
     paired = int(comparisons["comparison"].str.endswith("(paired)").sum())
     lines = ["## Comparisons\n",
              f"{len(comparisons)} comparisons, {paired} of them paired: two cells that played the same deal "
@@ -238,8 +304,17 @@ def _comparisons(comparisons: pd.DataFrame) -> str:
              "comparison with unknowns gives each figure as its range over every way they can resolve, and it "
              "is significant only when it is so for every one of them (Holm's adjustment of the whole table, "
              "applied to the largest p-values). "
-             f"Significant at the 95% level: {len(significant)}.\n"]
-    lines += [_comparison_line(c) for c in significant.head(MAX_LISTED_COMPARISONS).itertuples()]
+             f"Significant at the 95% level: {len(significant)}"
+             + (f" ({int((shown['significance'] == 'significant').sum())} of them between players)"
+                if len(shown) < len(comparisons) else "") + ".\n"]
+    return "\n".join(lines) + "\n" + _listed(shown)
+
+
+def _listed(comparisons: pd.DataFrame) -> str:
+    """The significant and the undecided ones of ``comparisons``, at most a dozen of each."""
+    significant = comparisons[comparisons["significance"] == "significant"]
+    undecided = comparisons[comparisons["significance"] == "undecided"]
+    lines = [_comparison_line(c) for c in significant.head(MAX_LISTED_COMPARISONS).itertuples()]
     if len(significant) > MAX_LISTED_COMPARISONS:
         lines.append(f"- … and {len(significant) - MAX_LISTED_COMPARISONS} more in `comparisons.csv`.")
     if len(undecided):
@@ -262,7 +337,10 @@ def _comparison_line(c: Any) -> str:
             else "Fisher's exact test (no deal in common)")
     p_value = (f"adjusted p = {c.p_holm:.3g}" if not unknown else
                f"adjusted p = {c.p_holm_min:.3g} to {c.p_holm:.3g} over the ways the {unknown} unknowns resolve")
-    return (f"- {c.within}: {c.a} {rate_a} vs {c.b} {rate_b}, difference {difference} "
+    sides = str(getattr(c, "upper_bound", "") or "")
+    a = f"{c.a} [upper bound]" if "a" in sides.split() else c.a
+    b = f"{c.b} [upper bound]" if "b" in sides.split() else c.b
+    return (f"- {c.within}: {a} {rate_a} vs {b} {rate_b}, difference {difference} "
             f"(95% CI {100 * c.difference_low:+.1f} to {100 * c.difference_high:+.1f}), {test}, {p_value}.")
 
 
@@ -329,11 +407,22 @@ def _skill_curve(curve: pd.DataFrame | None, figures: list[str]) -> str:
     return "\n".join(text)
 
 
-def _other_figures(figures: list[str]) -> str:
+EFFORT_CAPTIONS = {
+    "Solver": "Positions (nodes) the solver searched per deal, by verdict.",
+    "Lookahead": "Positions lookahead searched per deal (all its moves' searches together), by verdict; "
+                 "no solver ran.",
+    "Search": "Positions each searching policy searched per deal (the solver: its one search; lookahead: all "
+              "its moves' searches together), by verdict.",
+}
+
+
+def _other_figures(figures: list[str], searched: str = "Search") -> str:
+    """The other figures with their captions; ``searched``: what the effort figure shows
+    (``plots.effort_subject``)."""
     captions = {
         "convergence": "The running estimate against deals played, with its 95% band: flat lines "
                        "inside narrow bands mean more deals would change little.",
-        "solver_effort": "Nodes the solver searched per deal, by verdict.",
+        "solver_effort": EFFORT_CAPTIONS[searched],
         "cards_home_lost": "How close lost games came: cards on the foundations at the end of each "
                            "lost deal played out (a deal the solver proved lost, or gave up on, "
                            "before making a move has no end position, so it is left out).",
@@ -343,7 +432,7 @@ def _other_figures(figures: list[str]) -> str:
         if name in figures:
             lines.append(f"{caption}\n\n![{name}]({name}.png)\n")
     if "solver_effort" not in figures:
-        lines.append("(No policy searched nodes, so there is no solver-effort figure.)\n")
+        lines.append("(No policy searched positions, so there is no search-effort figure.)\n")
     return "\n".join(lines)
 
 

@@ -96,8 +96,9 @@ def win_rate_figure(summary: pd.DataFrame, claims: pd.DataFrame) -> Figure | Non
     its top with every unknown counted won (Blake and Gent's range); hatching says
     what the player saw (``information``); each claim is a white diamond beside its
     bar (a claim with a tolerance with its interval); each bar's label sits above all
-    that is drawn on it. The axis fits all of it; the legend sits below. None when no
-    deal was played to a verdict (no rows, or every deal failed): there is no rate to draw."""
+    that is drawn on it; a 0% bar is a thick stroke of its colour on the axis. The axis
+    fits all of it; the legend sits below. None when no deal was played to a verdict (no
+    rows, or every deal failed): there is no rate to draw."""
     if not len(summary) or not (summary["played"].fillna(0) > 0).any():
         return None
     games, policies = list(summary["game"].unique()), list(summary["policy"].unique())
@@ -162,12 +163,13 @@ def _label_height(top: float, marks: list[tuple[float, float]], limit: float, he
 
 def _legend_handles(axis: Axes, policies: list[str], kinds: list[str]) -> list[Artist]:
     """The policies' colours, then what the axis labelled (unknowns, claims), then the
-    hatching of each kind of player shown (``information``)."""
+    hatching of each kind of player shown (``information``): ``fair`` and ``thoughtful``
+    (an ``open`` bar has no hatching, so no swatch of its own)."""
     colours = _policy_colours(policies)
     handles: list[Artist] = [Patch(facecolor=colours[policy], label=_wrap(policy)) for policy in policies]
     handles += axis.get_legend_handles_labels()[0]
     return handles + [Patch(facecolor="#a0a0a0", edgecolor="white", hatch=_HATCHES[kind], linewidth=0,
-                            label=_INFORMATION_TEXT[kind]) for kind in _HATCHES if kind in kinds]
+                            label=_INFORMATION_TEXT[kind]) for kind in _HATCHES if kind in kinds and _HATCHES[kind]]
 
 
 def _claim_mark(axis: Axes, x: float, claim: pd.Series) -> tuple[float, float]:
@@ -193,6 +195,10 @@ def _policy_bars(axis: Axes, x: np.ndarray, width: float, rows: pd.DataFrame,
     bars = axis.bar(x, rate, width * 0.9, color=colour, edgecolor="white", linewidth=0)
     for bar, hatch in zip(bars, hatches):
         bar.set_hatch(hatch)
+    zero = rate == 0  # a bar of no height: drawn as a thick stroke on the axis, so it is seen
+    if zero.any():
+        axis.hlines(np.zeros(int(zero.sum())), x[zero] - width * 0.45, x[zero] + width * 0.45, colors=[colour],
+                    linewidth=_ZERO_BAR_WIDTH, clip_on=False, zorder=3)
     played = rows["played"].fillna(0).to_numpy(float)  # 0 for a cell whose every deal failed
     unknown = np.divide(rows["unknown"].fillna(0).to_numpy(float), played, out=np.zeros(len(played)),
                         where=played > 0) * 100
@@ -212,6 +218,7 @@ def _policy_bars(axis: Axes, x: np.ndarray, width: float, rows: pd.DataFrame,
 
 
 _RANGE_LABEL = "95% top with unknowns won"
+_ZERO_BAR_WIDTH = 4.0  # points: how thick a 0% bar is drawn
 _UNKNOWN_LABEL = "unknown (budget ran out)"
 # Dashes for claims, none of them dotted (dots are a policy's unknowns counted as wins).
 _CLAIM_STYLES = ((0, (5, 2)), (0, (9, 3, 2, 3)), (0, (14, 4)), (0, (3, 2, 3, 2, 9, 2)))
@@ -350,11 +357,28 @@ def _running(verdicts: np.ndarray) -> dict[str, np.ndarray]:
             "won_or_unknown": np.cumsum((verdicts == WON) | (verdicts == UNKNOWN))}
 
 
-def effort_figure(frame: pd.DataFrame) -> Figure | None:
-    """Distribution of solver nodes per deal (log scale) by verdict, one panel per game and
-    searching policy, every panel on the same x range; None without solver runs. A deal
-    proved lost at its first position (one position searched, before any move) is counted
-    in its legend and marked."""
+def policy_names(config: object) -> dict[str, str]:
+    """Each policy label of an experiment config and its registered name."""
+    return {policy.label: policy.name for policy in getattr(config, "policies", ())}
+
+
+_EFFORT_SUBJECTS = {frozenset({"solver"}): "Solver", frozenset({"lookahead"}): "Lookahead"}
+
+
+def effort_subject(frame: pd.DataFrame, names: Mapping[str, str] | None = None) -> str:
+    """What searched in ``frame`` (``names``: policy label to registered name): ``Solver``,
+    ``Lookahead``, or ``Search`` for several kinds of searcher or one not known."""
+    searched = frame[(frame["nodes"] > 0) & (frame["verdict"] != ERROR)] if len(frame) else frame
+    kinds = frozenset((names or {}).get(label) for label in searched["policy"].unique()) if len(searched) else None
+    return _EFFORT_SUBJECTS.get(kinds, "Search")
+
+
+def effort_figure(frame: pd.DataFrame, names: Mapping[str, str] | None = None) -> Figure | None:
+    """Distribution of positions searched per deal (log scale) by verdict, one panel per game
+    and searching policy, every panel on the same x range; None when nothing searched. The
+    title names what searched (``effort_subject``: the solver, lookahead, or both: "Search
+    effort"); ``names`` maps policy labels to registered names. A deal proved lost at its
+    first position (one position searched, before any move) is counted in its legend and marked."""
     searched = frame[(frame["nodes"] > 0) & (frame["verdict"] != ERROR)]
     if searched.empty:
         return None
@@ -377,7 +401,7 @@ def effort_figure(frame: pd.DataFrame) -> Figure | None:
         _mark_first_position(axis, group)
         axis.legend(frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     at_start = bool(((searched["nodes"] <= 1) & (searched["verdict"] == LOST)).any())
-    _suptitle(figure, "Solver effort per deal (every panel on the same scale)"
+    _suptitle(figure, f"{effort_subject(frame, names)} effort per deal (every panel on the same scale)"
               + ("\nat 1 position: the deal was proved lost at its first position, before any move"
                  if at_start else ""))
     return figure
@@ -539,13 +563,15 @@ def skill_curve_figure(curve: pd.DataFrame) -> Figure | None:
 
 def save_figures(folder: Path, frame: pd.DataFrame, summary: pd.DataFrame,
                  claims: pd.DataFrame, difficulty: pd.DataFrame | None = None,
-                 curve: pd.DataFrame | None = None, cards: Mapping[str, int] | None = None) -> list[str]:
+                 curve: pd.DataFrame | None = None, cards: Mapping[str, int] | None = None,
+                 names: Mapping[str, str] | None = None) -> list[str]:
     """Draw and save every figure that has data; return their names (without extension).
-    ``cards``: each game label's cards (52 times its decks), the cards-home figure's range."""
+    ``cards``: each game label's cards (52 times its decks), the cards-home figure's range;
+    ``names``: each policy label's registered name (what the effort figure's title names)."""
     figures = {
         "win_rates": win_rate_figure(summary, claims),
         "convergence": convergence_figure(frame, claims),
-        "solver_effort": effort_figure(frame),
+        "solver_effort": effort_figure(frame, names),
         "cards_home_lost": cards_home_figure(frame, cards),
         "critical_decisions": critical_figure(frame),
         "difficulty": difficulty_figure(difficulty),

@@ -1,10 +1,15 @@
 """Progress: deals done, rate and ETA overall, and each cell's running win rate.
 
-On a terminal: an overall bar plus one bar per cell (with its unknown count).
-Elsewhere (a log file, ``| tee``, CI, nohup): one short plain line every
+On a terminal (stderr is a TTY): one live bar for the run, with deals done, the rate
+and the ETA, and under it one bar per cell (its running win rate and unknown count).
+Elsewhere (a log file, ``| tee``, CI, nohup): one short timestamped line every
 ``LOG_SECONDS`` seconds (deals, rate, ETA, unknowns), and the cells' running win
 rates, wrapped, at most every ``RATES_SECONDS`` seconds and at the end, so a
 long run can still be watched without lines too long to read.
+
+The rate and the ETA count from the end of the first chunk (``Pace``): before it
+the workers start and may compile, which says nothing about the deals to come, so
+until a second chunk ends the ETA reads ``estimating``.
 """
 
 from __future__ import annotations
@@ -25,8 +30,37 @@ MAX_CELL_BARS = 24  # beyond this, one line per cell would not fit a screen
 LOG_SECONDS = 5.0  # between two log lines when the output is not a terminal
 RATES_SECONDS = 30.0  # between two listings of the cells' win rates in the log
 LOG_WIDTH = 100  # characters a logged line wraps at
-# Until the first deal ends: in a fresh checkout each worker first compiles the kernels.
-STARTING = "starting (a fresh checkout first compiles the kernels, about a minute)"
+# Until the first deal ends (the runner says apart, once, when the workers must compile first).
+STARTING = "starting the workers"
+ESTIMATING = "estimating"  # the ETA until the pace of the deals is known
+BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar:24}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
+
+
+class Pace:
+    """Deals per second and the time left, measured from the end of the first chunk
+    (which includes starting the workers and compiling); unknown until a later one ends."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.basis: tuple[float, int] | None = None  # (when, deals done) at the first chunk's end
+
+    def add(self, done: int, now: float) -> None:
+        """Note ``done`` deals finished at ``now``."""
+        if self.basis is None and done:
+            self.basis = (now, done)
+
+    def rate(self, done: int, now: float) -> float | None:
+        """Deals per second since the first chunk, or None before a second one ended."""
+        if self.basis is None or done <= self.basis[1] or now <= self.basis[0]:
+            return None
+        return (done - self.basis[1]) / (now - self.basis[0])
+
+    def eta(self, done: int, now: float) -> str:
+        """The time left (``0:01:05``), or ``estimating``."""
+        if done >= self.total:
+            return str(timedelta(0))
+        rate = self.rate(done, now)
+        return str(timedelta(seconds=round((self.total - done) / rate))) if rate else ESTIMATING
 
 
 class CellCounts:
@@ -82,10 +116,11 @@ class Progress:
         self.failed, self.done = 0, 0
         self.total = sum(len(task.deals) for task in tasks)
         self.started = self.last_line = self.last_rates = time.monotonic()
+        self.pace = Pace(self.total)
         self.counts = self._stored_counts(config, cells, store) if bars or self.logging else {}
         self.cell_bars: dict[str, Any] = {}
         self.overall = tqdm(total=self.total, desc="deals", unit="deal", disable=not bars,
-                            dynamic_ncols=True, position=0, file=self.stream)
+                            dynamic_ncols=True, position=0, file=self.stream, bar_format=BAR_FORMAT)
         if bars and len(cells) <= MAX_CELL_BARS:
             self._open_cell_bars(config, cells)
         if bars and self.total:
@@ -121,12 +156,12 @@ class Progress:
 
     def update(self, rows: list[dict[str, Any]]) -> None:
         """Count one finished chunk (or part of one; none: a tick, for the log line's clock)."""
-        failed = sum(row["verdict"] == "error" for row in rows)
-        self.failed += failed
+        self.failed += sum(row["verdict"] == "error" for row in rows)
         self.done += len(rows)
-        if failed or (rows and self.done == len(rows)):  # a failure, or the first deals: no longer starting
-            self.overall.set_postfix_str(f"failed {self.failed}" if self.failed else "", refresh=False)
+        self.pace.add(self.done, time.monotonic())
         self.overall.update(len(rows))
+        if self.done:  # no longer starting: the rate and ETA (or that they are being estimated)
+            self.overall.set_postfix_str(self.pace_text())
         key = rows[0]["cell"] if rows else None
         if key in self.counts:
             self.counts[key].add(rows)
@@ -136,19 +171,26 @@ class Progress:
         if self.logging and time.monotonic() - self.last_line >= LOG_SECONDS:
             self.log_line()
 
+    def pace_text(self) -> str:
+        """The bar's rate and ETA, and failures: ``2.5 deals/s, ETA 0:00:12, failed 1``."""
+        now = time.monotonic()
+        rate = self.pace.rate(self.done, now)
+        text = (f"{rate:.1f} deals/s, " if rate else "") + f"ETA {self.pace.eta(self.done, now)}"
+        return text + (f", failed {self.failed}" if self.failed else "")
+
     def log_line(self, rates: bool = False) -> None:
         """One short plain line: deals done, rate, ETA, unknowns, failures; then the cells'
         running win rates, wrapped, when ``rates`` or ``RATES_SECONDS`` have passed."""
         self.last_line = time.monotonic()
-        elapsed = max(self.last_line - self.started, 1e-9)
-        rate = self.done / elapsed
-        eta = timedelta(seconds=round((self.total - self.done) / rate)) if rate else "unknown"
         unknown = sum(c.unknown for c in self.counts.values())
         notes = (f", {unknown} unknown" if unknown else "") + (f", {self.failed} failed" if self.failed else "")
         done = f"[{time.strftime('%H:%M:%S')}] {self.done}/{self.total} deals"
         if not self.done and self.total:  # no rate or ETA to give yet
             print(f"{done}, {STARTING}", file=self.stream, flush=True)
-        else:
+        else:  # the rate since the first chunk once known, else the plain average so far
+            rate = (self.pace.rate(self.done, self.last_line)
+                    or self.done / max(self.last_line - self.started, 1e-9))
+            eta = self.pace.eta(self.done, self.last_line)
             print(f"{done} ({100 * self.done / max(self.total, 1):.0f}%), {rate:.1f} deals/s, ETA {eta}{notes}",
                   file=self.stream, flush=True)
         if self.counts and (rates or self.last_line - self.last_rates >= RATES_SECONDS):

@@ -19,7 +19,7 @@ import pandas as pd
 from simlab.experiments.config import ExperimentConfig
 from simlab.experiments.ladder import difficulty_column, difficulty_table, skill_curve
 from simlab.experiments.markdown import report_markdown
-from simlab.experiments.plots import save_figures
+from simlab.experiments.plots import policy_names, save_figures
 from simlab.experiments.store import KEY_COLUMN
 from simlab.experiments.tables import brackets_table, claims_table, comparisons_table, players, summarize
 from simlab.games import make_game
@@ -64,7 +64,8 @@ def build_manifest(config: ExperimentConfig, started: str, finished: str, played
     every config the folder has seen (``store.configs``)."""
     commit, dirty = git_commit()
     return {
-        "experiment": config.name, "config_file": config.source, "simlab_version": __version__,
+        "experiment": config.name, "config_file": config.source, "root_seed": config.root_seed,
+        "simlab_version": __version__,
         "git_commit": commit, "git_dirty": dirty, "python": sys.version.split()[0],
         "platform": platform.platform(), "packages": package_versions(),
         "started": started, "finished": finished, "execution": config.execution.to_dict(),
@@ -92,7 +93,8 @@ def write_reports(folder: Path, config: ExperimentConfig, frame: pd.DataFrame,
     folder = Path(folder)
     summary = summarize(frame)
     tables = {"deals": frame, "summary": summary, "brackets": brackets_table(summary),
-              "claims": claims_table(frame, config.claims), "comparisons": comparisons_table(frame)}
+              "claims": claims_table(frame, config.claims),
+              "comparisons": comparisons_table(frame, keep=config.report.comparisons)}
     if config.ladder is not None:
         tables.update(ladder_tables(config, frame, tables["summary"], tries))
     for name, table in tables.items():
@@ -103,7 +105,8 @@ def write_reports(folder: Path, config: ExperimentConfig, frame: pd.DataFrame,
         manifest = {**manifest, "cells": cells}
     # The figures draw players' win rates; a relaxation bound is in brackets.csv and the report.
     figures = save_figures(folder, players(tables["deals"]), players(summary), tables["claims"],
-                           tables.get("difficulty"), tables.get("skill_curve"), game_cards(config))
+                           tables.get("difficulty"), tables.get("skill_curve"), game_cards(config),
+                           policy_names(config))
     _write_errors(folder, errors)
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     text = report_markdown(config, tables, figures, manifest)

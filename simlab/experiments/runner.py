@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import tempfile
+import textwrap
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,7 +24,9 @@ from typing import Iterator, NamedTuple
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 
+from simlab import numba_cache
 from simlab.errors import ConfigError
+from simlab.experiments import costs
 from simlab.experiments.config import Execution, ExperimentConfig
 from simlab.experiments.folders import check_inside_root, check_simlab_folder, mark
 from simlab.experiments.history import cell_lines, config_changes
@@ -46,6 +49,9 @@ from simlab.experiments.worker import ERROR, WORKER_DIED, ChunkTask, failure_row
 from simlab.policies.catalog import policy_class
 
 SCHEDULER_TIMEOUT = "10s"
+NOT_COMPILED = ("simlab: this version's kernels are not compiled yet, so each worker first compiles those it "
+                "needs (a minute or two of CPU; the ETA waits for the first deals). `make setup` or "
+                "`python -m simlab.precompile` compiles them all once for every later command and run.")
 
 
 class RunOutcome(NamedTuple):
@@ -152,6 +158,9 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
     for cell in cells:
         store.add_cell(cell.key, cell.identity(config.root_seed))
     tasks = plan(config, cells, store)
+    say_costs(config, cells, store, tasks, quiet=progress is False)
+    if tasks and not numba_cache.compiled() and progress is not False:
+        say(textwrap.fill(NOT_COMPILED, 100))
     session = store.start_session(started, sum(len(t.deals) for t in tasks))
     bars = Progress(config, cells, store, tasks, enabled=progress)
     played, status = 0, "crashed"
@@ -172,6 +181,30 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
         bars.close()
         store.finish_session(session, now(), status, played)
     return played
+
+
+def say_costs(config: ExperimentConfig, cells: list[Cell], store: ResultStore, tasks: list[ChunkTask],
+              quiet: bool = False) -> bool:
+    """Before anything runs: the CPU each cell will take, from measured per-deal costs
+    (``costs``), with a warning when the run will take more than a few minutes; ``quiet``
+    (no progress output: ``--no-progress``, ``simlab.run(progress=False)``) says only the
+    warning, with the estimate it rests on. Returns whether it warned."""
+    missing: dict[str, int] = {}
+    for task in tasks:
+        missing[task.cell] = missing.get(task.cell, 0) + len(task.deals)
+    estimates = costs.estimate(cells, missing, costs.load_table(), costs.history(store, cells))
+    lines, warned = costs.describe(estimates, workers_of(config.execution, len(tasks)))
+    if lines and (warned or not quiet):
+        say("\n".join(lines))
+    return warned
+
+
+def workers_of(execution: Execution, tasks: int) -> int:
+    """How many deals play at once: the worker processes (or threads) the run will start."""
+    if execution.backend == "sequential" or not tasks:
+        return 1
+    workers = (os.cpu_count() or 1) if execution.n_jobs == -1 else execution.n_jobs
+    return max(1, min(workers, tasks))
 
 
 def plan(config: ExperimentConfig, cells: list[Cell], store: ResultStore) -> list[ChunkTask]:
@@ -238,8 +271,7 @@ def _dispatch(tasks: list[ChunkTask], execution: Execution) -> Iterator[list[dic
         return iter(())
     if execution.backend == "loky":
         # simlab's own pool: a dead or endless worker costs its deal, not the run (pool.py).
-        workers = (os.cpu_count() or 1) if execution.n_jobs == -1 else execution.n_jobs
-        return SupervisedPool(min(workers, len(tasks))).run(tasks)
+        return SupervisedPool(workers_of(execution, len(tasks))).run(tasks)
     if execution.backend == "dask":
         return _dask_chunks(tasks)
     # threading or sequential: in this process, so neither deaths nor timeouts can be supervised.

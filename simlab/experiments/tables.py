@@ -112,7 +112,7 @@ def _mean(values: pd.Series) -> float:
 
 BRACKET_COLUMNS = [
     "game", "lower_policy", "lower", "lower_low", "upper_policy", "upper_information", "upper", "upper_high",
-    "width", "width_95", "played",
+    "width", "width_95", "played", "vacuous",
 ]
 
 
@@ -126,7 +126,10 @@ def brackets_table(summary: pd.DataFrame) -> pd.DataFrame:
     end of that) or a ``relaxation`` cell (``upper``: its mean value, ``upper_high``
     the upper end of its interval), whichever upper end is lowest. ``width`` is
     ``upper - lower``; ``width_95`` is ``upper_high - lower_low``, the bracket with
-    both intervals. A game with no fair cell or no bound has no row.
+    both intervals. ``vacuous`` marks a bound whose upper end is 100%: it excludes
+    no win rate, so the bracket says nothing above its lower end (thoughtful play that
+    wins, or may win, every deal: La Belle Lucie's). A game with no fair cell or no
+    bound has no row.
     """
     rows = [row for game, group in _groups(summary, "game") if (row := _bracket_row(game, group))]
     return pd.DataFrame(rows, columns=BRACKET_COLUMNS)
@@ -143,7 +146,8 @@ def _bracket_row(game: str, group: pd.DataFrame) -> dict[str, Any] | None:
     return {"game": game, "lower_policy": lower["policy"], "lower": lower["win_rate"],
             "lower_low": lower["range_low"], "upper_policy": policy, "upper_information": information,
             "upper": upper, "upper_high": high, "width": upper - lower["win_rate"],
-            "width_95": high - lower["range_low"], "played": int(lower["played"])}
+            "width_95": high - lower["range_low"], "played": int(lower["played"]),
+            "vacuous": bool(high >= 1.0)}
 
 
 def _upper(row: Any) -> tuple[str, str, float, float]:
@@ -203,11 +207,13 @@ COMPARISON_COLUMNS = [
     "rate_a", "rate_b", "difference", "difference_low", "difference_high", "odds_ratio",
     "test", "p_value", "p_holm", "significant",
     "unknown_a", "unknown_b", "rate_a_high", "rate_b_high", "unknown_pairs", "difference_min",
-    "difference_max", "p_min", "p_holm_min", "significance",
+    "difference_max", "p_min", "p_holm_min", "significance", "upper_bound",
 ]
+# The ``comparisons`` setting of a config's ``report`` (``config.ReportOptions``).
+ALL_CELLS, PLAYERS_ONLY = "all", "players"
 
 
-def comparisons_table(frame: pd.DataFrame, level: float = stats.LEVEL) -> pd.DataFrame:
+def comparisons_table(frame: pd.DataFrame, level: float = stats.LEVEL, keep: str = ALL_CELLS) -> pd.DataFrame:
     """Every two policies of a game, and every two games of a policy, compared.
 
     Two cells that played the same deal numbers share PySolFC's shuffle, so they are
@@ -228,8 +234,15 @@ def comparisons_table(frame: pd.DataFrame, level: float = stats.LEVEL) -> pd.Dat
     rises, so every resolution's adjusted p lies between ``p_holm_min`` and ``p_holm``.
     ``significance``: ``significant``, ``undecided`` (not significant, but it might be
     once the unknowns are resolved: ``p_holm_min`` is below the level) or ``not significant``.
+
+    A ``thoughtful`` cell (the solver seeing hidden cards and shuffles) is an upper bound,
+    not a player: ``upper_bound`` names the side(s) of a row that are one (``a``, ``b``,
+    ``a and b``; empty between players). ``keep="players"`` leaves such rows out, so the
+    table (and Holm's adjustment) holds only comparisons of players.
     """
     played = players(frame[frame["verdict"] != ERROR])
+    if keep == PLAYERS_ONLY and "information" in played:
+        played = played[played["information"] != THOUGHTFUL]
     rows = [*_pairs(played, "game", "policy", "policies", level), *_pairs(played, "policy", "game", "games", level)]
     table = pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
     alpha = 1 - level
@@ -251,8 +264,15 @@ def _pairs(played: pd.DataFrame, within: str, compared: str, kind: str,
     """Every two cells of each ``within`` group (a game, or a policy) compared."""
     for name, group in _groups(played, within):
         cells = {key: cell.set_index("deal")["verdict"] for key, cell in _groups(group, compared)}
+        bounds = set(group.loc[group["information"] == THOUGHTFUL, compared]) if "information" in group else set()
         for a, b in combinations(cells, 2):
-            yield _comparison_row(kind, name, a, b, cells[a], cells[b], level)
+            row = _comparison_row(kind, name, a, b, cells[a], cells[b], level)
+            yield {**row, "upper_bound": _bound_sides(a in bounds, b in bounds)}
+
+
+def _bound_sides(a: bool, b: bool) -> str:
+    """Which side of a comparison is an upper bound (thoughtful), not a player."""
+    return "a and b" if a and b else "a" if a else "b" if b else ""
 
 
 def _comparison_row(kind: str, within: str, a: str, b: str, verdicts_a: pd.Series, verdicts_b: pd.Series,

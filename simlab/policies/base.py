@@ -54,6 +54,10 @@ class Policy:
     # Whether a node budget of its own bounds every deal it plays (the solver,
     # round_max): the experiments' ``deal_timeout`` does not apply to it.
     budgeted: ClassVar[bool] = False
+    # How a report says what searched and its budget, formatted with the parameters
+    # (``str.format``): the solver's "solver budget {budget:,} nodes per deal". Empty: a
+    # report names the policy and its ``budget`` parameter, if it has one.
+    budget_phrase: ClassVar[str] = ""
     # Whether the policy's results depend on the ``rng`` it is given (so a ladder
     # may play it several seeds per deal). Where it depends on the parameters,
     # the policy overrides ``is_stochastic``, which callers should ask.

@@ -142,6 +142,7 @@ class LookaheadPolicy(Policy):
 
     name = "lookahead"
     budgeted = True
+    budget_phrase = "lookahead budget {budget:,} positions per move"
     parameters = {
         "budget": Param(int, 1000, "most positions searched before each move", low=1, high=10**8),
         "win_share": Param(float, 0.0, "share of each move's budget first spent by the solver's own search "

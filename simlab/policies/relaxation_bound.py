@@ -48,6 +48,8 @@ class RelaxationBoundPolicy(Policy):
 
     name = "relaxation_bound"
     budgeted = True
+    budget_phrase = ("relaxation_bound budget {round_budget:,} positions per round search, "
+                     "{final_budget:,} per last round")
     stochastic = True
     sees_everything = True
     bound: ClassVar[bool] = True

@@ -52,6 +52,7 @@ class RoundMaxPolicy(Policy):
 
     name = "round_max"
     budgeted = True
+    budget_phrase = "round_max budget {round_budget:,} positions per round"
     parameters = {
         "round_budget": Param(int, DEFAULT_ROUND_BUDGET, "most distinct positions searched per round", low=1),
     }

@@ -33,6 +33,7 @@ class SolverPolicy(Policy):
 
     name = "solver"
     budgeted = True
+    budget_phrase = "solver budget {budget:,} nodes per deal"
     # Each version changes node counts (and possibly verdicts) at a given
     # budget, so results of an earlier version are not resumed:
     # 2: the cheap proofs of loss (simlab.solver.deadlock);
