@@ -609,7 +609,17 @@ class _Validator:
                     self.fail(where, f": asking policy '{spec.label}' whether it can play game "
                               f"'{game_spec.label}' failed: {type(error).__name__}: {error}")
             if self.import_policies:  # new input (a stored config read back is not warned again)
-                warn_unused(policy, built, f"{self.source}: policies[{j}].params.")
+                self.asking(f"policies[{j}]", f"policy '{spec.label}' which of its parameters it uses",
+                            lambda: warn_unused(policy, built, f"{self.source}: policies[{j}].params."))
+
+    def asking(self, path: str, question: str, ask: Callable[[], Any]) -> Any:
+        """``ask()``, a question to a policy (a user's may raise): its error as a config error at ``path``."""
+        try:
+            return ask()
+        except (SimlabError, Warning):  # simlab's own message; a warning made an error (-W error)
+            raise
+        except Exception as error:  # noqa: BLE001  (a user policy's method that raises)
+            self.fail(path, f": asking {question} failed: {type(error).__name__}: {error}")
 
     def claim(self, path: str, item: Any, games: tuple[Component, ...],
               policies: tuple[Component, ...]) -> Claim:
@@ -670,8 +680,9 @@ class _Validator:
         if ":" in spec.name and not self.import_policies:
             return ()  # asked when it ran, by importing it; a report does not import it again
         policy = policy_class(spec.name)(**spec.params)
-        unproved = tuple(game_spec.label for game_spec in games
-                         if not policy.proves_losses(GAMES.get(game_spec.name)(**game_spec.params)))
+        unproved = tuple(game_spec.label for game_spec in games if not self.asking(
+            "ladder.perfect", f"policy '{label}' whether it proves its losses on game '{game_spec.label}'",
+            lambda: policy.proves_losses(GAMES.get(game_spec.name)(**game_spec.params))))
         if unproved and self.import_policies:
             self.fail("ladder.perfect", f" must be a policy whose every 'lost' is a loss proved by exhaustive "
                       f"search, such as the solver (in mode 'thoughtful' where cards are hidden or "
