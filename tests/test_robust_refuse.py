@@ -223,6 +223,11 @@ def test_a_folder_outside_the_results_root_needs_the_flag(tmp_path: Path, monkey
         assert not elsewhere.exists() and not (tmp_path / "x").exists()
     status, _, _ = run_here(path, capsys, "--allow-outside-results")
     assert status == 0 and (tmp_path / "x" / "report.md").is_file()
+    # the root itself holds the experiments' folders: no run writes its files among them
+    status, _, err = run_here(write_config(tmp_path / "root.yaml", config(Path("results"), execution=SEQUENTIAL)),
+                              capsys)
+    assert status == 2 and "Got 'results', which is that folder itself." in err
+    assert sorted(p.name for p in (work / "results").iterdir()) == ["link", "robust"]
     monkeypatch.setenv(RESULTS_ROOT_ENV, str(tmp_path))
     assert run_here(write_config(tmp_path / "env.yaml", config(elsewhere / "y", execution=SEQUENTIAL)),
                     capsys)[0] == 0
