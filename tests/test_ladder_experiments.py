@@ -368,3 +368,27 @@ def test_simlab_deals_checks_out_before_anything_runs(tmp_path: Path, capsys: An
     with pytest.raises(KeyboardInterrupt):
         write_lines(stopped(), kept)
     assert kept.read_text() == '{"deal": 1}\n'
+
+
+def test_simlab_deals_out_is_replaced_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fills as the new list is written leaves the earlier list whole (it was
+    truncated first, then written), with status 2's message and no partial file beside it."""
+    import errno
+    import os
+
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text('{"deal": 1}\n')
+    real_replace = os.replace
+
+    def full(*_: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(ConfigError, match=re.escape(f"Got '{kept}': No space left on device. An earlier file of "
+                                                    "that name is as it was.")):
+        write_lines(iter([{"deal": 2}, {"deal": 3}]), kept)
+    assert kept.read_text() == '{"deal": 1}\n' and sorted(p.name for p in tmp_path.iterdir()) == ["kept.jsonl"]
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert write_lines(iter([{"deal": 2}, {"deal": 3}]), kept) == 2
+    assert kept.read_text() == '{"deal": 2}\n{"deal": 3}\n' and sorted(p.name for p in tmp_path.iterdir()) == [
+        "kept.jsonl"]
