@@ -108,6 +108,8 @@ class CompileClock(event.Listener):
         self._depth += 1
 
     def on_end(self, event: event.Event) -> None:
+        if self._depth == 0:  # its start unheard: a Ctrl-C raised by ``CompileTracker`` before this saw it
+            return
         self._depth -= 1
         if self._depth == 0:
             self.seconds += time.process_time() - self._started

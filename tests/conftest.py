@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 
 from simlab.experiments.folders import RESULTS_ROOT_ENV
 
@@ -19,8 +20,11 @@ def pytest_configure(config) -> None:
     """Let runs write into the tests' temporary folders; then, in the controller of an xdist
     run only (``make test``), compile before its workers start."""
     # Output folders must lie in the results root (``simlab.experiments.folders``): for the
-    # tests that is where pytest makes ``tmp_path`` (the tests of the root set their own).
-    os.environ[RESULTS_ROOT_ENV] = str(config.option.basetemp or tempfile.gettempdir())
+    # tests that is where pytest makes ``tmp_path`` (the tests of the root set their own):
+    # --basetemp, else PYTEST_DEBUG_TEMPROOT, else the system's; absolute, since a relative
+    # --basetemp would move with the tests that change directory.
+    temp = config.option.basetemp or os.environ.get("PYTEST_DEBUG_TEMPROOT") or tempfile.gettempdir()
+    os.environ[RESULTS_ROOT_ENV] = str(Path(temp).resolve())
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return
     from simlab.compiling import warm_up

@@ -117,6 +117,46 @@ def test_perfect_play_must_prove_its_losses(tmp_path: Path, capsys: pytest.Captu
     assert expected.replace("x.yaml", str(path)) in capsys.readouterr().err and not output.exists()
 
 
+def test_a_folder_an_earlier_simlab_ran_with_an_unproving_perfect_player_is_reported_honestly(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder run before perfect play had to prove its losses (here 'perfect: random', as the
+    issue's reporter ran it): simlab report rebuilds its report (status 0; the data are the
+    user's), but a deal random lost is 'unknown', never 'unwinnable', and report.md says why;
+    a new run of that config is refused (status 2) with the folder left as it was."""
+    from simlab.experiments.config import _Validator
+
+    output = tmp_path / "old"
+    data = config_with(games=["citadel"], policies=["random", "greedy"], deals={"start": 1, "count": 6},
+                       ladder={"rungs": ["greedy"], "perfect": "random"}, output=str(output))
+    path = tmp_path / "old.yaml"
+    path.write_text(yaml.safe_dump(data))
+    with monkeypatch.context() as earlier:  # the check an earlier simlab did not make
+        earlier.setattr(_Validator, "unproved", lambda *_: ())
+        assert commands.main(["run", str(path), "--no-progress"]) == 0
+    old = pd.read_csv(output / "difficulty.csv").set_index("difficulty")["deals"]
+    assert old[UNWINNABLE] > 0  # what the earlier simlab wrote: random's losses called unwinnable
+    capsys.readouterr()
+    assert commands.main(["report", str(output)]) == 0, capsys.readouterr().err
+    new = pd.read_csv(output / "difficulty.csv").set_index("difficulty")["deals"]
+    assert new[UNWINNABLE] == 0 and new[UNKNOWN_LEVEL] == old[UNWINNABLE] + old[UNKNOWN_LEVEL]
+    assert new["greedy"] == old["greedy"] and new[PERFECT_ONLY] == old[PERFECT_ONLY]
+    deals = pd.read_csv(output / "deals.csv")
+    assert UNWINNABLE not in set(deals["difficulty"])
+    assert ("random does not prove its losses on citadel (a loss there is only a game it did not win; this "
+            "folder was run by an earlier simlab, which took such a perfect player): a deal random lost there "
+            "is `unknown`, not `unwinnable`.") in (output / "report.md").read_text()
+    before = {p.name: p.read_bytes() for p in output.iterdir() if p.is_file()}
+    assert commands.main(["run", str(path), "--no-progress"]) == 2
+    assert "ladder.perfect must be a policy whose every 'lost' is a loss proved" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in output.iterdir() if p.is_file()} == before
+
+
+def test_a_lost_that_proves_nothing_is_unknown() -> None:
+    assert deal_difficulty([False], ["greedy"], "lost") == UNWINNABLE
+    assert deal_difficulty([False], ["greedy"], "lost", loss_proved=False) == UNKNOWN_LEVEL
+    assert deal_difficulty([False], ["greedy"], "won", loss_proved=False) == PERFECT_ONLY
+
+
 def test_a_ladder_is_resolved_and_a_config_without_one_reads_as_before() -> None:
     config = config_from_dict(config_with(ladder={"rungs": ["random", "greedy"], "perfect": "solver"}))
     assert config.ladder is not None and config.ladder.tries == 1
@@ -328,3 +368,27 @@ def test_simlab_deals_checks_out_before_anything_runs(tmp_path: Path, capsys: An
     with pytest.raises(KeyboardInterrupt):
         write_lines(stopped(), kept)
     assert kept.read_text() == '{"deal": 1}\n'
+
+
+def test_simlab_deals_out_is_replaced_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fills as the new list is written leaves the earlier list whole (it was
+    truncated first, then written), with status 2's message and no partial file beside it."""
+    import errno
+    import os
+
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text('{"deal": 1}\n')
+    real_replace = os.replace
+
+    def full(*_: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(ConfigError, match=re.escape(f"Got '{kept}': No space left on device. An earlier file of "
+                                                    "that name is as it was.")):
+        write_lines(iter([{"deal": 2}, {"deal": 3}]), kept)
+    assert kept.read_text() == '{"deal": 1}\n' and sorted(p.name for p in tmp_path.iterdir()) == ["kept.jsonl"]
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert write_lines(iter([{"deal": 2}, {"deal": 3}]), kept) == 2
+    assert kept.read_text() == '{"deal": 2}\n{"deal": 3}\n' and sorted(p.name for p in tmp_path.iterdir()) == [
+        "kept.jsonl"]

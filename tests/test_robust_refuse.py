@@ -16,6 +16,7 @@ from robust_helpers import SEQUENTIAL, config, folder_state, run_here, simlab, w
 
 import simlab.policies.solver_policy as solver_policy
 from simlab import cli
+from simlab import run as run_api
 from simlab.errors import ConfigError, ParameterError
 from simlab.experiments.config import MAX_CONFIG_DEPTH, config_from_dict, load_config, with_overrides
 from simlab.experiments.folders import MARKER, RESULTS_ROOT_ENV
@@ -222,6 +223,11 @@ def test_a_folder_outside_the_results_root_needs_the_flag(tmp_path: Path, monkey
         assert not elsewhere.exists() and not (tmp_path / "x").exists()
     status, _, _ = run_here(path, capsys, "--allow-outside-results")
     assert status == 0 and (tmp_path / "x" / "report.md").is_file()
+    # the root itself holds the experiments' folders: no run writes its files among them
+    status, _, err = run_here(write_config(tmp_path / "root.yaml", config(Path("results"), execution=SEQUENTIAL)),
+                              capsys)
+    assert status == 2 and "Got 'results', which is that folder itself." in err
+    assert sorted(p.name for p in (work / "results").iterdir()) == ["link", "robust"]
     monkeypatch.setenv(RESULTS_ROOT_ENV, str(tmp_path))
     assert run_here(write_config(tmp_path / "env.yaml", config(elsewhere / "y", execution=SEQUENTIAL)),
                     capsys)[0] == 0
@@ -332,3 +338,55 @@ def test_a_scheduler_set_in_the_yaml_is_named_as_the_yaml_key(tmp_path: Path) ->
         with_overrides(base, backend="loky")
     assert str(caught.value).startswith("command line: execution.scheduler (set in x.yaml) is used only by the "
                                         "dask backend. Got a scheduler with backend 'loky'")
+
+
+def test_the_python_api_takes_the_flag_for_a_folder_outside_the_results_root(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """simlab.run refuses a folder outside the results root as the command does, and
+    allow_outside_results=True lets it write there, as --allow-outside-results does."""
+    monkeypatch.setenv(RESULTS_ROOT_ENV, str(tmp_path / "results"))
+    outside = tmp_path / "elsewhere"
+    data = config(outside, execution=SEQUENTIAL)
+    with pytest.raises(ConfigError, match=f"Got '{outside}', which is outside it. To write there anyway, run "
+                                          "again with --allow-outside-results"):
+        run_api(data, progress=False)
+    assert not outside.exists()
+    assert len(run_api(data, progress=False, allow_outside_results=True)) == 6
+    assert (outside / "report.md").is_file()
+
+
+ASKING_POLICY = """
+from simlab import Policy
+
+
+class Unsure(Policy):
+    \"\"\"The first legal move; but asked about itself, it raises.\"\"\"
+
+    def choose(self, game, observation, moves, rng):
+        return moves[0]
+
+    def unused_parameters(self, game):
+        raise RuntimeError("UNUSED")
+
+    def proves_losses(self, game):
+        raise RuntimeError("PROVES")
+"""
+
+
+def test_a_user_policy_that_raises_when_asked_about_itself_is_a_config_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user's unused_parameters or proves_losses that raises: status 2 naming the key and
+    the question (it was a traceback, status 70, 'a bug in simlab')."""
+    (tmp_path / "asking_policy.py").write_text(ASKING_POLICY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    unsure = {"name": "asking_policy:Unsure", "label": "unsure"}
+    with pytest.raises(ConfigError) as error:
+        config_from_dict(config(tmp_path / "out", policies=[unsure]), source="x.yaml")
+    assert str(error.value) == ("x.yaml: policies[0]: asking policy 'unsure' which of its parameters it uses "
+                                "failed: RuntimeError: UNUSED")
+    monkeypatch.setattr("asking_policy.Unsure.unused_parameters", lambda self, game: {})
+    with pytest.raises(ConfigError) as error:
+        config_from_dict(config(tmp_path / "out", policies=["random", unsure],
+                                ladder={"rungs": ["random"], "perfect": "unsure"}), source="x.yaml")
+    assert str(error.value) == ("x.yaml: ladder.perfect: asking policy 'unsure' whether it proves its losses on "
+                                "game 'citadel' failed: RuntimeError: PROVES")

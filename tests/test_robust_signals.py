@@ -140,3 +140,19 @@ def test_a_signal_while_a_kernel_compiles_stops_the_compilation() -> None:
         signal.signal(signal.SIGINT, previous)
     assert sent and ran == [] and kernel.signatures == [], (ran, kernel.signatures)  # never compiled, never run
     assert kernel(10) == 285  # the kernel compiles and runs afterwards
+
+
+def test_a_compile_clock_that_missed_a_start_counts_the_next_compilation() -> None:
+    """Ctrl-C delivered as a compilation starts (``CompileTracker``, registered first) stops
+    numba's broadcast of that start: a clock installed later hears only its end. It must
+    stay balanced, or every later compilation of the process goes uncounted."""
+    from numba.core import event
+
+    from simlab.compiling import COMPILE_EVENT, CompileClock
+
+    clock = CompileClock()
+    start, end = (event.Event(COMPILE_EVENT, status) for status in (event.EventStatus.START, event.EventStatus.END))
+    clock.on_end(end)  # the interrupted compilation's end, its start unheard
+    clock.on_start(start)
+    clock.on_end(end)
+    assert clock.compilations == 1

@@ -45,23 +45,32 @@ cp "$DISK/out/deals.csv" "$LOGS/"
 """
 
 
-def test_a_full_disk_is_bad_input_and_the_rerun_resumes(tmp_path: Path) -> None:
+def in_a_mount_namespace(script: str, args: list[str], env: dict[str, str], what: str) -> None:
+    """Run the shell ``script`` with ``args`` in a user and mount namespace (root there, so it
+    can mount without root here); skip the test where that cannot be done (no unshare(1), or
+    mounts refused: the script exits 99 when its mount fails). ``what`` the mount made, for
+    the reason of a skip."""
     if shutil.which("unshare") is None:
-        pytest.skip("needs unshare(1) to mount a small tmpfs without root")
+        pytest.skip(f"needs unshare(1) to mount {what} without root")
+    result = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", script, "namespace",
+                             *args], env={**ENV, **env}, capture_output=True, text=True, timeout=240)
+    if result.returncode == 99 or "unshare:" in result.stderr:  # a mount refused (exit 99), or the namespace
+        pytest.skip(f"cannot mount {what} in a user namespace here: {result.stderr.strip()[:200]}")
+
+
+def test_a_full_disk_is_bad_input_and_the_rerun_resumes(tmp_path: Path) -> None:
     disk, logs = tmp_path / "disk", tmp_path / "logs"
     disk.mkdir()
     logs.mkdir()
     path = write_config(tmp_path / "full.yaml", config(
         disk / "out", deals={"start": 1, "count": 30}, execution={"backend": "sequential", "chunk_size": 1}))
-    result = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", FULL_DISK_SCRIPT,
-                             "full-disk", *SIMLAB, "run", str(path), "--no-progress"],
-                            env={**ENV, "DISK": str(disk), "LOGS": str(logs)}, capture_output=True,
-                            text=True, timeout=240)
-    if result.returncode == 99 or "unshare" in result.stderr:
-        pytest.skip(f"cannot mount a tmpfs in a user namespace here: {result.stderr.strip()[:200]}")
+    in_a_mount_namespace(FULL_DISK_SCRIPT, [*SIMLAB, "run", str(path), "--no-progress"],
+                         {"DISK": str(disk), "LOGS": str(logs)}, "a small tmpfs")
     first_err = (logs / "1.err").read_text()
     assert (logs / "1.status").read_text().strip() == "2", first_err
     assert first_err.startswith(f"error: {disk / 'out'}: the disk is full")
+    assert f"Every deal finished before is saved in {disk / 'out' / DATABASE}." in first_err
+    assert "(or run into a folder on another disk: --output)" in first_err
     assert "run the same command again" in first_err and "Traceback" not in first_err
     stored = stored_count(logs)  # the copy of what the first run left: its finished deals
     assert 0 < stored < 30
@@ -105,6 +114,7 @@ def test_a_database_that_cannot_grow_stops_with_status_2_and_keeps_its_deals(
     assert status == 2, err
     assert err.startswith(f"error: {output}: the disk is full: writing the output folder failed "
                           "(OperationalError: database or disk is full)")
+    assert f"Every deal finished before is saved in {output / DATABASE}. Free some space" in err
     assert stored_count(output) == 8  # the four chunks stored before
     check_database(output / DATABASE)  # sound: a rerun resumes (the tmpfs test above reruns)
 
@@ -124,23 +134,20 @@ umount "$DISK"
 
 def test_a_disk_that_cannot_take_the_new_database_is_status_2(tmp_path: Path) -> None:
     """Issue 44: the database could not be made (its schema written) on a full disk: status 70."""
-    if shutil.which("unshare") is None:
-        pytest.skip("needs unshare(1) to mount a small tmpfs without root")
     disk, logs = tmp_path / "disk", tmp_path / "logs"
     disk.mkdir()
     logs.mkdir()
     path = write_config(tmp_path / "full.yaml", config(disk / "out", execution=SEQUENTIAL))
-    result = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", NO_INODE_SCRIPT,
-                             "no-inode", *SIMLAB, "run", str(path), "--no-progress"],
-                            env={**ENV, "DISK": str(disk), "LOGS": str(logs)}, capture_output=True,
-                            text=True, timeout=240)
-    if result.returncode == 99 or "unshare" in result.stderr:
-        pytest.skip(f"cannot mount a tmpfs in a user namespace here: {result.stderr.strip()[:200]}")
+    in_a_mount_namespace(NO_INODE_SCRIPT, [*SIMLAB, "run", str(path), "--no-progress"],
+                         {"DISK": str(disk), "LOGS": str(logs)}, "a small tmpfs")
     first_err = (logs / "1.err").read_text()
     assert (logs / "1.status").read_text().strip() == "2", first_err
     assert first_err.startswith(f"error: {disk / 'out'}: the disk failed a write (it may be full, or failing): "
                                 "writing the output folder failed (OperationalError: unable to open database file)")
     assert "Traceback" not in first_err and "run the same command again" in first_err
+    # the database was never made: no deal is said to be saved in it
+    assert f"No deal was stored: the database {disk / 'out' / DATABASE} could not be made." in first_err
+    assert "Every deal finished before" not in first_err
     assert (logs / "1.files").read_text().split() == []  # no half-made database, no lock left
     assert (logs / "2.status").read_text().strip() == "0", (logs / "2.err").read_text()
 
@@ -176,7 +183,8 @@ def test_a_disk_io_error_while_the_database_is_made_is_status_2(
     status, _, err = run_here(path, capsys)
     assert status == 2, err
     assert err.startswith(f"error: {output}: the disk failed a write (it may be full, or failing): writing the "
-                          "output folder failed (OperationalError: disk I/O error). ")
+                          "output folder failed (OperationalError: disk I/O error). No deal was stored: "
+                          f"the database {output / DATABASE} could not be made. Free some space")
     assert sorted(p.name for p in output.iterdir()) == []
     monkeypatch.setattr(sqlite3, "connect", connect)
     assert run_here(path, capsys)[0] == 0 and stored_count(output) == 6
@@ -196,17 +204,12 @@ def test_report_and_recover_on_a_read_only_folder_are_status_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 44: the lock file could not be made, status 70. Now status 2 naming the folder,
     and nothing in it changed."""
-    if shutil.which("unshare") is None:
-        pytest.skip("needs unshare(1) to mount a folder read-only without root")
     output, logs = tmp_path / "out", tmp_path / "logs"
     logs.mkdir()
     assert run_here(write_config(tmp_path / "c.yaml", config(output, execution=SEQUENTIAL)), capsys)[0] == 0
     before = folder_state(output)
-    result = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", READ_ONLY_SCRIPT,
-                             "read-only", *SIMLAB], env={**ENV, "FOLDER": str(output), "LOGS": str(logs)},
-                            capture_output=True, text=True, timeout=240)
-    if result.returncode == 99 or "unshare" in result.stderr or "mount" in result.stderr:
-        pytest.skip(f"cannot mount a folder read-only in a user namespace here: {result.stderr.strip()[:200]}")
+    in_a_mount_namespace(READ_ONLY_SCRIPT, SIMLAB, {"FOLDER": str(output), "LOGS": str(logs)},
+                         "a folder read-only")
     for command in ("report", "recover"):
         err = (logs / f"{command}.err").read_text()
         assert (logs / f"{command}.status").read_text().strip() == "2", err
@@ -214,6 +217,92 @@ def test_report_and_recover_on_a_read_only_folder_are_status_2(
                               "report and database there, and first its lock file simlab.lock, which could not "
                               "be made (Read-only file system). Nothing was changed."), err
     assert folder_state(output) == before
+
+
+def test_a_folder_that_takes_no_lock_file_is_status_2_in_process(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test above without a mount, so that it runs wherever the suite runs: the lock file
+    cannot be made (EROFS, as on a read-only folder; EACCES, as in a folder of another user).
+    simlab report, simlab recover (of a damaged database, which it would otherwise replace)
+    and a rerun each stop with status 2 naming the folder, and no byte in it changes."""
+    import errno
+    import os
+
+    output = tmp_path / "out"
+    path = write_config(tmp_path / "c.yaml", config(output, execution=SEQUENTIAL))
+    assert run_here(path, capsys)[0] == 0
+    (output / DATABASE).write_bytes(b"damaged" * 500)
+    before = folder_state(output)
+    real_open = os.open
+    for code in (errno.EROFS, errno.EACCES):
+        def refusing(file: object, flags: int, *args: object, code: int = code, **kwargs: object) -> int:
+            if str(file).endswith("simlab.lock"):
+                raise OSError(code, os.strerror(code), str(file))
+            return real_open(file, flags, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", refusing)
+        for command in (["report", str(output)], ["recover", str(output)], ["run", str(path), "--no-progress"]):
+            assert commands.main(command) == 2, command
+            err = capsys.readouterr().err
+            assert err.startswith(f"error: {output}: the folder must be writable: simlab writes its tables, figures, "
+                                  "report and database there, and first its lock file simlab.lock, which could not "
+                                  f"be made ({os.strerror(code)}). Nothing was changed."), (command, err)
+            assert folder_state(output) == before, command
+    monkeypatch.setattr(os, "open", real_open)
+    assert commands.main(["recover", str(output)]) == 0 and stored_count(output) == 6  # the same folder, writable
+
+
+def test_a_full_disk_stops_recover_with_the_damaged_database_back_in_place(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recovery that meets a full disk while it fills the new database undoes itself: the
+    half-made database (sound, so a second recover would have left it alone and a run would
+    have played its missing deals again) is removed and the damaged one is back under its
+    name; the message says so, offers recover again (not run's --output), and recover then
+    rebuilds it all."""
+    output = tmp_path / "out"
+    path = write_config(tmp_path / "c.yaml", config(output, execution=SEQUENTIAL))
+    assert run_here(path, capsys)[0] == 0
+    (output / DATABASE).write_bytes(b"damaged" * 500)
+    before = folder_state(output)
+    original = ResultStore.add_rows
+
+    def add_rows(self: ResultStore, rows: list[dict]) -> None:
+        raise sqlite_full_error()
+
+    monkeypatch.setattr(ResultStore, "add_rows", add_rows)
+    assert commands.main(["recover", str(output)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {output}: the disk is full: writing the output folder failed (OperationalError: "
+                          f"database or disk is full). Nothing was changed: {output / DATABASE} is as it was before "
+                          f"simlab recover. Free some space on that disk and run simlab recover {output} again to "
+                          "go on."), err
+    assert folder_state(output) == before
+    monkeypatch.setattr(ResultStore, "add_rows", original)
+    assert commands.main(["recover", str(output)]) == 0
+    assert stored_count(output) == 6 and (output / "results.sqlite.damaged").read_bytes() == b"damaged" * 500
+
+
+def test_a_full_disk_stops_report_with_its_own_command_to_rerun(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """simlab report has no --output: its full-disk message offers report again."""
+    import errno
+
+    from simlab.experiments import rebuild
+
+    output = tmp_path / "out"
+    assert run_here(write_config(tmp_path / "c.yaml", config(output, execution=SEQUENTIAL)), capsys)[0] == 0
+
+    def full(*_: object, **__: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(rebuild, "write_reports", full)
+    assert commands.main(["report", str(output)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {output}: the disk is full: writing the output folder failed (OSError: [Errno "
+                          f"28] No space left on device). Every deal finished before is saved in "
+                          f"{output / DATABASE}. Free some space on that disk and run simlab report {output} "
+                          "again to go on."), err
+    assert stored_count(output) == 6
 
 
 def test_deals_committed_only_in_the_wal_file_are_read_not_called_damaged(tmp_path: Path) -> None:

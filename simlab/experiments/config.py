@@ -143,11 +143,16 @@ class Ladder:
             unwinnable, its ``unknown`` unknown.
         tries: a stochastic rung (``Policy.is_stochastic``) wins a deal when it wins at
             least one of ``tries`` plays of it, each seeded by (deal, root seed, policy, try).
+        unproved: the labels of the games where ``perfect``'s ``lost`` is no proved loss
+            (``Policy.proves_losses``). A new config has none (it is refused); a stored config
+            read back (``simlab report`` of a folder an earlier simlab ran) may, and its
+            losses there are ``unknown``, never ``unwinnable``. Derived, not written.
     """
 
     rungs: tuple[str, ...]
     perfect: str
     tries: int = 1
+    unproved: tuple[str, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"rungs": list(self.rungs), "perfect": self.perfect, "tries": self.tries}
@@ -707,7 +712,17 @@ class _Validator:
                 self.attempt(lambda: self.can_play(policy, spec, game_spec,
                                                    f"policies[{j}] and games[{i}]"))
             if self.import_policies:  # new input (a stored config read back is not warned again)
-                warn_unused(policy, built, f"{self.source}: policies[{j}].params.")
+                self.asking(f"policies[{j}]", f"policy '{spec.label}' which of its parameters it uses",
+                            lambda: warn_unused(policy, built, f"{self.source}: policies[{j}].params."))
+
+    def asking(self, path: str, question: str, ask: Callable[[], Any]) -> Any:
+        """``ask()``, a question to a policy (a user's may raise): its error as a config error at ``path``."""
+        try:
+            return ask()
+        except (SimlabError, Warning):  # simlab's own message; a warning made an error (-W error)
+            raise
+        except Exception as error:  # noqa: BLE001  (a user policy's method that raises)
+            self.fail(path, f": asking {question} failed: {type(error).__name__}: {error}")
 
     def can_play(self, policy: Any, spec: Component, game_spec: Component, where: str) -> None:
         """One policy against one game (``playable``)."""
@@ -772,24 +787,31 @@ class _Validator:
         if perfect in rungs:
             self.fail("ladder.perfect", f": the policy '{perfect}' is also rung {rungs.index(perfect)}. "
                       "Perfect play sits above every rung: remove it from ladder.rungs.")
-        self.proving(perfect, policies, games)
+        unproved = self.unproved(perfect, policies, games)
         tries = self.integer("ladder.tries", spec.get("tries", 1), 1)
         if tries > MAX_TRIES:
             self.expect("ladder.tries", f"an int in [1, {MAX_TRIES}]", tries)
-        return Ladder(rungs=rungs, perfect=perfect, tries=tries)
+        return Ladder(rungs=rungs, perfect=perfect, tries=tries, unproved=unproved)
 
-    def proving(self, label: str, policies: tuple[Component, ...], games: tuple[Component, ...]) -> None:
-        """Refuse a perfect player whose ``lost`` on some game is not a proved loss."""
+    def unproved(self, label: str, policies: tuple[Component, ...],
+                 games: tuple[Component, ...]) -> tuple[str, ...]:
+        """The labels of the games where the perfect player's ``lost`` is no proved loss. A new
+        config must have none (refused); a stored config read back (``import_policies=False``:
+        a folder an earlier simlab ran, which took any player) is taken as it is, so that its
+        report can be rebuilt, and its losses there are called unknown."""
         spec = next(p for p in policies if p.label == label)
         if ":" in spec.name and not self.import_policies:
-            return
+            return ()  # asked when it ran, by importing it; a report does not import it again
         policy = policy_class(spec.name)(**spec.params)
-        for game_spec in games:
-            if not policy.proves_losses(GAMES.get(game_spec.name)(**game_spec.params)):
-                self.fail("ladder.perfect", f" must be a policy whose every 'lost' is a loss proved by exhaustive "
-                          f"search, such as the solver (in mode 'thoughtful' where cards are hidden or "
-                          f"shuffled): difficulty.csv calls its losses 'unwinnable'. Got '{label}', whose "
-                          f"losses on game '{game_spec.label}' are not proved.")
+        unproved = tuple(game_spec.label for game_spec in games if not self.asking(
+            "ladder.perfect", f"policy '{label}' whether it proves its losses on game '{game_spec.label}'",
+            lambda: policy.proves_losses(GAMES.get(game_spec.name)(**game_spec.params))))
+        if unproved and self.import_policies:
+            self.fail("ladder.perfect", f" must be a policy whose every 'lost' is a loss proved by exhaustive "
+                      f"search, such as the solver (in mode 'thoughtful' where cards are hidden or "
+                      f"shuffled): difficulty.csv calls its losses 'unwinnable'. Got '{label}', whose "
+                      f"losses on game '{unproved[0]}' are not proved.")
+        return unproved
 
     def execution(self, value: Any) -> Execution:
         spec = self.mapping("execution", value if value is not None else {}, EXECUTION_KEYS)

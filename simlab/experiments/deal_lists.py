@@ -214,7 +214,8 @@ def check_out(out: Path) -> None:
 
 def write_lines(entries: Iterator[dict[str, Any]], out: Path | None) -> int:
     """Write JSON lines to ``out`` (or stdout); return how many. A file is written once
-    every entry is found: an interrupted run leaves an earlier ``out`` as it was.
+    every entry is found, beside it and renamed into place: an interrupted run, or a disk
+    that fills while it is written, leaves an earlier ``out`` as it was.
 
     Raises:
         ConfigError: ``out`` cannot be written (``check_out`` said it could, before the run).
@@ -227,8 +228,25 @@ def write_lines(entries: Iterator[dict[str, Any]], out: Path | None) -> int:
         return written
     lines = [json.dumps(entry) + "\n" for entry in entries]
     try:
-        out.write_text("".join(lines), encoding="utf-8")
+        _replace_file(out, "".join(lines))
     except OSError as error:
         raise ConfigError(f"simlab deals: --out must be a file the JSON lines can be written to. Got "
-                          f"'{out}': {error.strerror or error}.") from None
+                          f"'{out}': {error.strerror or error}. An earlier file of that name is as it "
+                          "was.") from None
     return len(lines)
+
+
+def _replace_file(out: Path, text: str) -> None:
+    """``out`` holding ``text``, whole or not at all: written beside it, then renamed over
+    it (a symbolic link's target, so the link stays). What is not a regular file
+    (``/dev/stdout``, a pipe) is written to in place."""
+    if out.exists() and not out.is_file():
+        out.write_text(text, encoding="utf-8")
+        return
+    out = out.resolve() if out.is_symlink() else out
+    partial = out.with_name(f".{out.name}.{os.getpid()}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)

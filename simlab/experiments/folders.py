@@ -43,17 +43,19 @@ def results_root() -> Path:
 
 def check_inside_root(output: Path, source: str, root: Path | None = None, allow_outside: bool = False) -> None:
     """Refuse ``output`` outside the results root (``root``, default ``results_root()``)
-    unless ``allow_outside``: symbolic links are followed, so ``results/x -> /etc`` is outside."""
+    unless ``allow_outside``: symbolic links are followed, so ``results/x -> /etc`` is outside.
+    The root itself is no output folder: it holds the experiments' folders, not their files."""
     if allow_outside:
         return
     root = Path(root).resolve() if root is not None else results_root()
     resolved = Path(output).resolve()
-    if resolved == root or root in resolved.parents:
+    if root in resolved.parents:
         return
     raise ConfigError(
         f"{source}: output must be a folder inside the results folder '{root}' (results/ of the directory "
-        f"you run from, or the folder {RESULTS_ROOT_ENV} names). Got '{output}', which is outside it. To "
-        f"write there anyway, run again with {ALLOW_OUTSIDE_FLAG}.")
+        f"you run from, or the folder {RESULTS_ROOT_ENV} names). Got '{output}', which is "
+        f"{'that folder itself' if resolved == root else 'outside it'}. To write there anyway, run again "
+        f"with {ALLOW_OUTSIDE_FLAG}.")
 
 
 def check_simlab_folder(output: Path, source: str) -> None:

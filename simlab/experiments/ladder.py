@@ -47,7 +47,7 @@ DEFAULT_TRIES = 3
 
 
 def deal_difficulty(rung_wins: Sequence[bool], rung_names: Sequence[str],
-                    perfect_verdict: str | None) -> str:
+                    perfect_verdict: str | None, loss_proved: bool = True) -> str:
     """The difficulty of one deal.
 
     Args:
@@ -55,17 +55,20 @@ def deal_difficulty(rung_wins: Sequence[bool], rung_names: Sequence[str],
         rung_names: the rungs' names, in the same order.
         perfect_verdict: the perfect player's verdict (``won``, ``lost``, ``unknown``),
             or None when there is none.
+        loss_proved: whether the perfect player's ``lost`` is a proved loss
+            (``Ladder.unproved``); when it is not, a loss says nothing: ``"unknown"``.
 
     Returns:
         The name of the first rung that won; else ``"perfect play only"`` when the
-        perfect player won, ``"unwinnable"`` when it lost, ``"unknown"`` otherwise.
+        perfect player won, ``"unwinnable"`` when it lost (a proved loss),
+        ``"unknown"`` otherwise.
     """
     for won, name in zip(rung_wins, rung_names):
         if won:
             return name
     if perfect_verdict == WON:
         return PERFECT_ONLY
-    if perfect_verdict == LOST:
+    if perfect_verdict == LOST and loss_proved:
         return UNWINNABLE
     return UNKNOWN_LEVEL
 
@@ -91,7 +94,8 @@ def difficulty_column(frame: pd.DataFrame, tries: pd.DataFrame | None, ladder: L
     one game and deal).
 
     A deal where a rung below the first winner has no result yet (not played, or its
-    policy failed) is ``unknown``: that rung might have won it.
+    policy failed) is ``unknown``: that rung might have won it; so is a deal the perfect
+    player lost in a game where its losses are not proved (``Ladder.unproved``).
     """
     results = wins_any_try(frame, tries).set_index(["game", "policy", "deal"])
     perfect = frame[frame["policy"] == ladder.perfect].set_index(["game", "deal"])["verdict"]
@@ -106,7 +110,7 @@ def difficulty_column(frame: pd.DataFrame, tries: pd.DataFrame | None, ladder: L
                 complete = False
         verdict = perfect.get((game, deal))
         verdict = None if verdict is None or verdict == ERROR else str(verdict)
-        found = deal_difficulty(wins, ladder.rungs, verdict)
+        found = deal_difficulty(wins, ladder.rungs, verdict, game not in ladder.unproved)
         level[(game, deal)] = found if complete else UNKNOWN_LEVEL
     return pd.Series([level[(g, d)] for g, d in zip(frame["game"], frame["deal"])],
                      index=frame.index, dtype=object, name="difficulty")

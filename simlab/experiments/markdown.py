@@ -382,6 +382,11 @@ def _difficulty(table: pd.DataFrame | None, config: ExperimentConfig, figures: l
             "that level's player saw (the perfect player's for the last three). The `difficulty` column "
             "of `deals.csv` gives each deal's level; `difficulty.csv` this table.\n",
             markdown_table(["game", "difficulty", "sees", "deals", "share"], rows), ""]
+    if ladder.unproved:
+        text.insert(2, f"{ladder.perfect} does not prove its losses on {', '.join(ladder.unproved)} (a loss "
+                       "there is only a game it did not win; this folder was run by an earlier simlab, which "
+                       f"took such a perfect player): a deal {ladder.perfect} lost there is `unknown`, not "
+                       "`unwinnable`. A new run refuses this ladder; make `ladder.perfect` the solver.\n")
     if "difficulty" in figures:
         text.append("![Difficulty of the deals by game](difficulty.png)\n")
     return "\n".join(text)

@@ -69,7 +69,8 @@ def recover(folder: Path) -> Recovery:
     if not folder.is_dir():
         raise ConfigError(f"{folder}: expected an experiment's output folder, found "
                           f"{'a file' if folder.exists() else 'nothing'}.")
-    with disk_full_is_bad_input(folder, f"simlab recover {folder}"), folder_lock(folder):
+    unchanged = f"Nothing was changed: {database} is as it was before simlab recover."
+    with disk_full_is_bad_input(folder, f"simlab recover {folder}", unchanged), folder_lock(folder):
         problem = database_problem(database) if database.exists() else None
         if database.exists() and problem is None:
             return Recovery(0, None, sound=True)
@@ -79,13 +80,36 @@ def recover(folder: Path) -> Recovery:
                               "only a damaged database. Move the file away to start afresh.")
         frame, records, config = _readable(folder)
         kept = _keep(database) if database.exists() else None
-        with ResultStore(folder) as store:
-            for record in records:
-                store.add_cell(record["key"], record["identity"])
-            columns = list(ROW_COLUMNS) + [c for c in OPTIONAL_COLUMNS if c in frame]
-            store.add_rows(frame[columns].to_dict("records"))
-            store.add_config(now(), config, records)
+        try:
+            _store(folder, frame, records, config)
+        except BaseException:
+            _restore(database, kept)
+            raise
     return Recovery(len(frame), kept, sound=False)
+
+
+def _store(folder: Path, frame: pd.DataFrame, records: list[dict[str, Any]], config: dict[str, Any]) -> None:
+    """A new database in ``folder`` holding ``frame``'s rows under their cells."""
+    with ResultStore(folder) as store:
+        for record in records:
+            store.add_cell(record["key"], record["identity"])
+        columns = list(ROW_COLUMNS) + [c for c in OPTIONAL_COLUMNS if c in frame]
+        store.add_rows(frame[columns].to_dict("records"))
+        store.add_config(now(), config, records)
+
+
+def _restore(database: Path, kept: Path | None) -> None:
+    """Undo a recovery that stopped (a full disk, Ctrl-C): the half-made database goes, the
+    damaged one comes back under its name. Why: a half-made database is a sound one, so a
+    second ``simlab recover`` would leave it alone and a run would play its missing deals
+    again, while the deals of ``deals.csv`` wait in the kept copy."""
+    for suffix in SIDE_FILES:
+        database.with_name(database.name + suffix).unlink(missing_ok=True)
+    if kept is not None:
+        for suffix in SIDE_FILES:
+            source = kept.with_name(database.name + suffix + kept.name[len(database.name):])
+            if source.exists():
+                source.rename(database.with_name(database.name + suffix))
 
 
 def _readable(folder: Path) -> tuple[pd.DataFrame, list[dict[str, Any]], dict[str, Any]]:

@@ -88,8 +88,8 @@ def run_experiment(config: ExperimentConfig, progress: bool | None = None, resul
             anything in the folder is changed; for a full disk (every deal stored
             before is kept: ``space.disk_full_is_bad_input``).
     """
-    check_output(config.output, config.source)
     check_inside_root(config.output, config.source, results_root, allow_outside_results)
+    check_output(config.output, config.source)
     check_simlab_folder(config.output, config.source)
     with backend_context(config.execution, config.source):
         folder = Path(config.output)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from simlab.errors import ConfigError
+from simlab.experiments.store import DATABASE_NAME
 
 NO_SPACE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 
@@ -44,9 +45,11 @@ def storage_failed(error: BaseException) -> bool:
 
 
 @contextmanager
-def disk_full_is_bad_input(folder: Path, what: str = "the same command") -> Iterator[None]:
+def disk_full_is_bad_input(folder: Path, what: str | None = None, kept: str | None = None) -> Iterator[None]:
     """While the block runs, a write that fails for want of space raises ``ConfigError``
-    naming ``folder`` and saying what to do (``what``: the command to run again).
+    naming ``folder`` and saying what to do (``what``: the command to run again, ``None`` for
+    a run, whose ``--output`` can move it to another disk) and what was kept (``kept``; by
+    default what a run keeps: ``saved_deals``).
 
     Raises:
         ConfigError: the disk holding ``folder`` is full (or over quota or a size limit).
@@ -60,8 +63,17 @@ def disk_full_is_bad_input(folder: Path, what: str = "the same command") -> Iter
             problem = "the disk failed a write (it may be full, or failing)"
         else:
             raise
+        elsewhere = " (or run into a folder on another disk: --output)" if what is None else ""
         raise ConfigError(
             f"{folder}: {problem}: writing the output folder failed ({type(error).__name__}: "
-            f"{error}). Every deal finished before is saved in {Path(folder) / 'results.sqlite'}. "
-            f"Free some space on that disk (or run into a folder on another disk: --output) and run "
-            f"{what} again to go on.") from None
+            f"{error}). {kept or saved_deals(folder)} Free some space on that disk{elsewhere} and run "
+            f"{what or 'the same command'} again to go on.") from None
+
+
+def saved_deals(folder: Path) -> str:
+    """What a run stopped by a full disk keeps: its database's deals, or none when the
+    database could not be made (the first thing a run writes)."""
+    database = Path(folder) / DATABASE_NAME
+    if database.is_file():
+        return f"Every deal finished before is saved in {database}."
+    return f"No deal was stored: the database {database} could not be made."

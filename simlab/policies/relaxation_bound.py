@@ -64,6 +64,13 @@ class RelaxationBoundPolicy(Policy):
                               low=1),
     }
 
+    def unused_parameters(self, game: Game) -> dict[str, str]:
+        """Every parameter, in a game without redeals: there the bound does not apply (``play``)."""
+        if game.table.redeals:
+            return {}
+        return {key: f"game '{game.name}' has no redeal, so there is no bound to compute"
+                for key in self.parameters}
+
     def play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         if not game.table.redeals:  # nothing shuffled: the bound does not apply
             return PlayRecord(UNKNOWN, BOUND, [], game.cards_home(state), 0, value=None)
