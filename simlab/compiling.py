@@ -24,6 +24,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from numba.core import event
 
@@ -57,7 +58,7 @@ WARM_UP_CPU = 150  # CPU seconds of ``warm_up`` in a fresh cache (measured: 152,
 
 def what_compiles(module: str) -> str:
     """What a kernel of ``module`` belongs to, and roughly how long it compiles:
-    ``the solver (about 70 s of CPU)``."""
+    ``the solver (about 90 s of CPU)``."""
     for prefix, what, seconds in COMPILES:
         if module.startswith(prefix):
             return f"{what} (about {seconds} s of CPU)"
@@ -131,13 +132,59 @@ def warm_up(say: Callable[[str], None] | None = None) -> float:
     """Compile every kernel of this version into the cache (``numba_cache``) once: the
     commands of ``WARM_UPS``, one group per process, side by side. Nothing to do (0.0) when
     the cache already holds them (``numba_cache.compiled``); else returns the wall seconds,
-    written to the stamp file too. ``say`` is told once, before it starts."""
+    written to the stamp file too. ``say`` is told once, before it starts. One warm-up of a
+    cache at a time: a second one (``make setup`` beside ``make test``) waits for the first
+    and then finds the kernels compiled.
+
+    Raises:
+        RuntimeError: the cache folder cannot be written, or a command failed.
+    """
     if numba_cache.compiled():
         return 0.0
-    if say is not None:
-        say(f"simlab: compiling all its kernels for this version into the cache, once (about {WARM_UP_CPU} CPU-s "
-            f"in {len(WARM_UPS)} processes: two minutes or so on two cores); every later command and run loads them.")
-    started = time.monotonic()
+    stamp = numba_cache.stamp()
+    if not numba_cache.writable(stamp.parent):  # numba would cache elsewhere, silently, and this again
+        raise RuntimeError(f"the kernels' cache {stamp.parent} cannot be written: set {numba_cache.VARIABLE} "
+                           "to a folder that can be (or unset it).")
+    with _one_at_a_time(stamp.parent / WARM_UP_LOCK, say):
+        if numba_cache.compiled():  # compiled by the process this one waited for
+            return 0.0
+        if say is not None:
+            say(f"simlab: compiling all its kernels for this version into the cache, once (about {WARM_UP_CPU} "
+                f"CPU-s in {len(WARM_UPS)} processes: two minutes or so on two cores); every later command and run "
+                "loads them.")
+        started = time.monotonic()
+        _compile_in_processes()
+        seconds = time.monotonic() - started
+        stamp.write_text(f"compiled in {seconds:.0f} s (wall, {len(WARM_UPS)} processes)\n", encoding="utf-8")
+    return seconds
+
+
+WARM_UP_LOCK = "warm_up.lock"  # in the cache folder: held by the warm-up compiling into it
+
+
+@contextmanager
+def _one_at_a_time(path: Path, say: Callable[[str], None] | None) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (``flock``: released when the process ends, however
+    it ends), waiting for it, and saying so, when another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock (two warm-ups at once compile twice, nothing worse)
+        yield
+        return
+    with open(path, "a", encoding="utf-8") as file:
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if say is not None:
+                say("simlab: another process is compiling the kernels into this cache; waiting for it...")
+            fcntl.flock(file, fcntl.LOCK_EX)
+        yield
+
+
+def _compile_in_processes() -> None:
+    """Run each group of ``WARM_UPS`` in a process of its own, side by side; any that fails
+    raises ``RuntimeError`` with its messages (a command that fails here fails again, with
+    its message, when it is used)."""
     code = "import sys\nfrom simlab.cli import main\nsys.exit(max([main(argv) for argv in {!r}]))"
     runs = [subprocess.Popen([sys.executable, "-c", code.format(list(group))], stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True) for group in WARM_UPS]
@@ -148,13 +195,8 @@ def warm_up(say: Callable[[str], None] | None = None) -> float:
         for run in runs:
             if run.poll() is None:
                 run.kill()
-    if failures:  # a command that fails here fails again, with its message, when it is used
+    if failures:
         raise RuntimeError("compiling simlab's kernels failed:\n" + "\n".join(failures))
-    seconds = time.monotonic() - started
-    stamp = numba_cache.stamp()
-    stamp.parent.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(f"compiled in {seconds:.0f} s (wall, {len(WARM_UPS)} processes)\n", encoding="utf-8")
-    return seconds
 
 
 def main() -> int:
