@@ -192,7 +192,12 @@ def say_costs(config: ExperimentConfig, cells: list[Cell], store: ResultStore, t
     missing: dict[str, int] = {}
     for task in tasks:
         missing[task.cell] = missing.get(task.cell, 0) + len(task.deals)
-    estimates = costs.estimate(cells, missing, costs.load_table(), costs.history(store, cells))
+    try:
+        table = costs.load_table()
+    except (OSError, ValueError) as error:  # an estimate never stops a run: every cost unknown instead
+        say(f"simlab: the table of measured costs cannot be read ({error}); every cost is unknown.")
+        table = pd.DataFrame(columns=costs.COST_COLUMNS)
+    estimates = costs.estimate(cells, missing, table, costs.history(store, cells))
     lines, warned = costs.describe(estimates, workers_of(config.execution, len(tasks)))
     if lines and (warned or not quiet):
         say("\n".join(lines))
