@@ -162,7 +162,7 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
     if tasks and not numba_cache.compiled() and progress is not False:
         say(textwrap.fill(NOT_COMPILED, 100))
     session = store.start_session(started, sum(len(t.deals) for t in tasks))
-    bars = Progress(config, cells, store, tasks, enabled=progress)
+    bars = Progress(config, cells, store, tasks, enabled=progress, workers=workers_of(config.execution, len(tasks)))
     played, status = 0, "crashed"
     stream = _dispatch(tasks, config.execution)
     try:
