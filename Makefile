@@ -16,8 +16,8 @@ export NUMBA_CACHE_DIR := $(shell $(PYTHON) -I simlab/numba_cache.py)
 
 setup: $(STAMP) compiled
 
-# Every kernel compiled into that folder once (about two minutes on 2 cores), so that no later
-# command compiles; a second within a second when the folder already holds them.
+# The kernels of the README's commands, quick.yaml and default.yaml compiled into that folder once
+# (about two minutes on 2 cores), so that none of them compiles; a second time within a second.
 compiled: $(STAMP)
 	$(BIN)/python -m simlab.precompile
 

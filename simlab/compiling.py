@@ -37,16 +37,24 @@ COMPILE_EVENT = "numba:compile"
 # 94 CPU-s, the first play of greedy 23).
 COMPILES = (("simlab.solver", "the solver", 90), ("simlab.policies", "a player policy and the rules it calls", 25),
             ("simlab.engine", "the rules engine", 15))
-# Commands that compile every kernel the README's commands and the shipped configs call
-# (the rules of every family, the solver's searches, every player), in two groups, one per
-# process (``warm_up``). Measured one after another in a fresh cache: the solver's first solve
-# 94 CPU-s (every later solve and the stock and fan searches 2-6 more), lookahead 16, each
-# player 2-7: the solves together (they share the solver's kernels), the players beside them.
+# Commands that compile the kernels the README's commands, experiments/quick.yaml and
+# default.yaml (`make experiment`) call, in two groups, one per process (``warm_up``). numba
+# compiles a kernel once per type of its arguments, and the games' layouts differ in type, so
+# a kernel warmed on one game may compile again on another: a game or policy not played
+# here (Fortress, Trefoil, ...) compiles on its first use, said once. Measured one after
+# another in a fresh cache: the solver's first solve 94 CPU-s (every later solve and the stock
+# and fan searches 2-6 more), lookahead 16, each player 2-7: the solves and lookahead together
+# (they share the solver's kernels), the players beside them.
 WARM_UPS = (
     (["solve", "beleaguered_castle", "1"], ["solve", "citadel", "5", "--shorten"],
-     ["solve", "windmill", "1", "--budget", "20000"], ["solve", "la_belle_lucie", "1", "--budget", "20000"]),
+     ["solve", "windmill", "1", "--budget", "20000"], ["solve", "la_belle_lucie", "1", "--budget", "20000"],
+     ["solve", "streets_and_alleys", "1", "--budget", "20000"],
+     ["play", "beleaguered_castle", "1", "--policy", "lookahead", "--policy-param", "budget=100"],
+     ["play", "streets_and_alleys", "1", "--policy", "lookahead", "--policy-param", "budget=100"]),
     (["play", "citadel", "5", "--policy", "random"], ["play", "citadel", "5", "--policy", "tap"],
      ["play", "citadel", "5", "--policy", "greedy"], ["play", "citadel", "5", "--policy", "heuristic"],
+     *(["play", game, "1", "--policy", policy] for game in ("beleaguered_castle", "streets_and_alleys")
+       for policy in ("random", "greedy", "heuristic")),
      ["play", "windmill", "1", "--policy", "greedy"], ["play", "castle_of_indolence", "1", "--policy", "heuristic"],
      ["play", "la_belle_lucie", "1", "--policy", "round_max"], ["play", "fan", "1", "--policy", "heuristic"],
      ["play", "citadel", "5", "--policy", "lookahead", "--policy-param", "budget=100"]),
@@ -129,7 +137,7 @@ def compile_clock(on_first: Callable[[], None] | None = None,
 
 
 def warm_up(say: Callable[[str], None] | None = None) -> float:
-    """Compile every kernel of this version into the cache (``numba_cache``) once: the
+    """Compile the common kernels of this version (``WARM_UPS``) into the cache (``numba_cache``) once: the
     commands of ``WARM_UPS``, one group per process, side by side. Nothing to do (0.0) when
     the cache already holds them (``numba_cache.compiled``); else returns the wall seconds,
     written to the stamp file too. ``say`` is told once, before it starts. One warm-up of a
@@ -149,9 +157,9 @@ def warm_up(say: Callable[[str], None] | None = None) -> float:
         if numba_cache.compiled():  # compiled by the process this one waited for
             return 0.0
         if say is not None:
-            say(f"simlab: compiling all its kernels for this version into the cache, once (about {WARM_UP_CPU} "
-                f"CPU-s in {len(WARM_UPS)} processes: two minutes or so on two cores); every later command and run "
-                "loads them.")
+            say(f"simlab: compiling the kernels of its common commands and configs for this version into the "
+                f"cache, once (about {WARM_UP_CPU} CPU-s in {len(WARM_UPS)} processes: two minutes or so on two "
+                "cores); later commands and runs load them.")
         started = time.monotonic()
         _compile_in_processes()
         seconds = time.monotonic() - started

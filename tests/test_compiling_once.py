@@ -168,3 +168,15 @@ def test_a_run_says_once_when_its_workers_must_compile_first(
     err = capsys.readouterr().err
     assert err.count("kernels are not compiled yet") == (0 if compiled else 1)
     assert max(len(line) for line in err.splitlines()) <= 100
+
+
+def test_the_warm_up_plays_every_cell_of_the_quick_and_default_configs() -> None:
+    """numba compiles a kernel again for each game layout, so ``make setup`` spares
+    ``make experiment`` and the quick tour their compiling only if it plays their games with
+    their policies: every cell of quick.yaml and default.yaml is among the warm-up's commands."""
+    warmed = {(argv[1], "solver" if argv[0] == "solve" else argv[argv.index("--policy") + 1])
+              for group in compiling.WARM_UPS for argv in group}
+    for name in ("quick.yaml", "default.yaml"):
+        experiment = simlab.load_config(REPO / "experiments" / name)
+        cells = {(game.name, policy.name) for game in experiment.games for policy in experiment.policies}
+        assert cells <= warmed, (name, sorted(cells - warmed))

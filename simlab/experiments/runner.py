@@ -51,7 +51,7 @@ from simlab.policies.catalog import policy_class
 SCHEDULER_TIMEOUT = "10s"
 NOT_COMPILED = ("simlab: this version's kernels are not compiled yet, so each worker first compiles those it "
                 "needs (a minute or two of CPU; the ETA waits for the first deals). `make setup` or "
-                "`python -m simlab.precompile` compiles them all once for every later command and run.")
+                "`python -m simlab.precompile` compiles the common ones once for every later command and run.")
 
 
 class RunOutcome(NamedTuple):
