@@ -23,7 +23,8 @@ from simlab import compiling, numba_cache
 REPO = Path(__file__).resolve().parents[1]
 
 
-def test_the_cache_folder_is_per_version_of_the_sources(tmp_path: Path) -> None:
+def test_the_cache_folder_is_per_version_of_the_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user_cache"))  # the user's cache: not the real one
     package = tmp_path / "checkout" / "simlab"
     shutil.copytree(REPO / "simlab", package, ignore=shutil.ignore_patterns("__pycache__"))
     (package.parent / "pyproject.toml").write_text("")
@@ -66,14 +67,16 @@ def test_the_makefile_exports_the_folder_import_simlab_sets() -> None:
         assert made.stdout.strip() == str(numba_cache.cache_folder()), python
 
 
-def test_a_cache_folder_that_cannot_be_written_is_passed_over(tmp_path: Path) -> None:
+def test_a_cache_folder_that_cannot_be_written_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """numba, given a folder it cannot write, caches beside the sources instead (not per
     version): the first folder that can be written is chosen, still one per version."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user_cache"))
     package = tmp_path / "checkout" / "simlab"
     shutil.copytree(REPO / "simlab", package, ignore=shutil.ignore_patterns("__pycache__"))
     (package.parent / "pyproject.toml").write_text("")
     (package.parent / ".numba_cache").write_text("a file, not a folder")  # cannot be written into
     chosen = numba_cache.cache_folder(package)
+    assert chosen == tmp_path / "user_cache" / "simlab" / "numba" / numba_cache.source_checksum(package)
     assert chosen == numba_cache.cache_folders(package)[1] and chosen.is_dir()
     assert chosen.name == numba_cache.source_checksum(package)
 
