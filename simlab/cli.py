@@ -83,9 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _say_compiling(module: str) -> None:
     """Said once per process, as the first kernel compiles: what compiles and roughly how
     long (``simlab.compiling.what_compiles``). ``make setup`` compiles them all ahead
-    (``python -m simlab.precompile``), so after it no command says this."""
+    (``python -m simlab.precompile``), so after it only a game or policy it does not warm says this."""
     print(f"simlab: compiling {what_compiles(module)} for this version, once; later commands load it "
-          "from the cache (`python -m simlab.precompile` compiles every kernel ahead)...", file=sys.stderr,
+          "from the cache (`python -m simlab.precompile` compiles the common ones ahead)...", file=sys.stderr,
           flush=True)
 
 

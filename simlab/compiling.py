@@ -24,6 +24,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from numba.core import event
 
@@ -36,16 +37,24 @@ COMPILE_EVENT = "numba:compile"
 # 94 CPU-s, the first play of greedy 23).
 COMPILES = (("simlab.solver", "the solver", 90), ("simlab.policies", "a player policy and the rules it calls", 25),
             ("simlab.engine", "the rules engine", 15))
-# Commands that compile every kernel the README's commands and the shipped configs call
-# (the rules of every family, the solver's searches, every player), in two groups, one per
-# process (``warm_up``). Measured one after another in a fresh cache: the solver's first solve
-# 94 CPU-s (every later solve and the stock and fan searches 2-6 more), lookahead 16, each
-# player 2-7: the solves together (they share the solver's kernels), the players beside them.
+# Commands that compile the kernels the README's commands, experiments/quick.yaml and
+# default.yaml (`make experiment`) call, in two groups, one per process (``warm_up``). numba
+# compiles a kernel once per type of its arguments, and the games' layouts differ in type, so
+# a kernel warmed on one game may compile again on another: a game or policy not played
+# here (Fortress, Trefoil, ...) compiles on its first use, said once. Measured one after
+# another in a fresh cache: the solver's first solve 94 CPU-s (every later solve and the stock
+# and fan searches 2-6 more), lookahead 16, each player 2-7: the solves and lookahead together
+# (they share the solver's kernels), the players beside them.
 WARM_UPS = (
     (["solve", "beleaguered_castle", "1"], ["solve", "citadel", "5", "--shorten"],
-     ["solve", "windmill", "1", "--budget", "20000"], ["solve", "la_belle_lucie", "1", "--budget", "20000"]),
+     ["solve", "windmill", "1", "--budget", "20000"], ["solve", "la_belle_lucie", "1", "--budget", "20000"],
+     ["solve", "streets_and_alleys", "1", "--budget", "20000"],
+     ["play", "beleaguered_castle", "1", "--policy", "lookahead", "--policy-param", "budget=100"],
+     ["play", "streets_and_alleys", "1", "--policy", "lookahead", "--policy-param", "budget=100"]),
     (["play", "citadel", "5", "--policy", "random"], ["play", "citadel", "5", "--policy", "tap"],
      ["play", "citadel", "5", "--policy", "greedy"], ["play", "citadel", "5", "--policy", "heuristic"],
+     *(["play", game, "1", "--policy", policy] for game in ("beleaguered_castle", "streets_and_alleys")
+       for policy in ("random", "greedy", "heuristic")),
      ["play", "windmill", "1", "--policy", "greedy"], ["play", "castle_of_indolence", "1", "--policy", "heuristic"],
      ["play", "la_belle_lucie", "1", "--policy", "round_max"], ["play", "fan", "1", "--policy", "heuristic"],
      ["play", "citadel", "5", "--policy", "lookahead", "--policy-param", "budget=100"]),
@@ -57,7 +66,7 @@ WARM_UP_CPU = 150  # CPU seconds of ``warm_up`` in a fresh cache (measured: 152,
 
 def what_compiles(module: str) -> str:
     """What a kernel of ``module`` belongs to, and roughly how long it compiles:
-    ``the solver (about 70 s of CPU)``."""
+    ``the solver (about 90 s of CPU)``."""
     for prefix, what, seconds in COMPILES:
         if module.startswith(prefix):
             return f"{what} (about {seconds} s of CPU)"
@@ -128,16 +137,62 @@ def compile_clock(on_first: Callable[[], None] | None = None,
 
 
 def warm_up(say: Callable[[str], None] | None = None) -> float:
-    """Compile every kernel of this version into the cache (``numba_cache``) once: the
+    """Compile the common kernels of this version (``WARM_UPS``) into the cache (``numba_cache``) once: the
     commands of ``WARM_UPS``, one group per process, side by side. Nothing to do (0.0) when
     the cache already holds them (``numba_cache.compiled``); else returns the wall seconds,
-    written to the stamp file too. ``say`` is told once, before it starts."""
+    written to the stamp file too. ``say`` is told once, before it starts. One warm-up of a
+    cache at a time: a second one (``make setup`` beside ``make test``) waits for the first
+    and then finds the kernels compiled.
+
+    Raises:
+        RuntimeError: the cache folder cannot be written, or a command failed.
+    """
     if numba_cache.compiled():
         return 0.0
-    if say is not None:
-        say(f"simlab: compiling all its kernels for this version into the cache, once (about {WARM_UP_CPU} CPU-s "
-            f"in {len(WARM_UPS)} processes: two minutes or so on two cores); every later command and run loads them.")
-    started = time.monotonic()
+    stamp = numba_cache.stamp()
+    if not numba_cache.writable(stamp.parent):  # numba would cache elsewhere, silently, and this again
+        raise RuntimeError(f"the kernels' cache {stamp.parent} cannot be written: set {numba_cache.VARIABLE} "
+                           "to a folder that can be (or unset it).")
+    with _one_at_a_time(stamp.parent / WARM_UP_LOCK, say):
+        if numba_cache.compiled():  # compiled by the process this one waited for
+            return 0.0
+        if say is not None:
+            say(f"simlab: compiling the kernels of its common commands and configs for this version into the "
+                f"cache, once (about {WARM_UP_CPU} CPU-s in {len(WARM_UPS)} processes: two minutes or so on two "
+                "cores); later commands and runs load them.")
+        started = time.monotonic()
+        _compile_in_processes()
+        seconds = time.monotonic() - started
+        stamp.write_text(f"compiled in {seconds:.0f} s (wall, {len(WARM_UPS)} processes)\n", encoding="utf-8")
+    return seconds
+
+
+WARM_UP_LOCK = "warm_up.lock"  # in the cache folder: held by the warm-up compiling into it
+
+
+@contextmanager
+def _one_at_a_time(path: Path, say: Callable[[str], None] | None) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (``flock``: released when the process ends, however
+    it ends), waiting for it, and saying so, when another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock (two warm-ups at once compile twice, nothing worse)
+        yield
+        return
+    with open(path, "a", encoding="utf-8") as file:
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if say is not None:
+                say("simlab: another process is compiling the kernels into this cache; waiting for it...")
+            fcntl.flock(file, fcntl.LOCK_EX)
+        yield
+
+
+def _compile_in_processes() -> None:
+    """Run each group of ``WARM_UPS`` in a process of its own, side by side; any that fails
+    raises ``RuntimeError`` with its messages (a command that fails here fails again, with
+    its message, when it is used)."""
     code = "import sys\nfrom simlab.cli import main\nsys.exit(max([main(argv) for argv in {!r}]))"
     runs = [subprocess.Popen([sys.executable, "-c", code.format(list(group))], stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True) for group in WARM_UPS]
@@ -148,13 +203,8 @@ def warm_up(say: Callable[[str], None] | None = None) -> float:
         for run in runs:
             if run.poll() is None:
                 run.kill()
-    if failures:  # a command that fails here fails again, with its message, when it is used
+    if failures:
         raise RuntimeError("compiling simlab's kernels failed:\n" + "\n".join(failures))
-    seconds = time.monotonic() - started
-    stamp = numba_cache.stamp()
-    stamp.parent.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(f"compiled in {seconds:.0f} s (wall, {len(WARM_UPS)} processes)\n", encoding="utf-8")
-    return seconds
 
 
 def main() -> int:

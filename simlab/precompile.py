@@ -1,4 +1,4 @@
-"""``python -m simlab.precompile``: compile every kernel of this version into the numba cache
+"""``python -m simlab.precompile``: compile the common kernels of this version into the numba cache
 once (``simlab.compiling.warm_up``); ``make setup`` runs it. A module of its own: ``import
 simlab`` loads ``simlab.compiling``, which ``python -m`` would then run a second time."""
 

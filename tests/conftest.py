@@ -1,4 +1,4 @@
-"""Test-session set-up: compile every kernel once before the xdist workers start.
+"""Test-session set-up: compile the common kernels once before the xdist workers start.
 
 Why: from a fresh clone the numba cache is empty, and both workers of ``make test`` would
 compile the same kernels side by side (about 75 CPU-s each for the solver alone).

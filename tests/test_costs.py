@@ -4,6 +4,7 @@ none was measured, and a warning with how to shrink a run that takes more than a
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -30,7 +31,7 @@ def table(cells: list, per_deal: dict[str, float]) -> pd.DataFrame:
     """A costs table measuring the cells whose policy label is in ``per_deal``."""
     rows = [{"game": c.game.name, "game_params": costs.params_key(c.game.params), "policy": c.policy.name,
              "policy_params": costs.params_key(c.policy.params), "deals": 40,
-             "mean_cpu_seconds": per_deal[c.policy.label], "simlab_version": "test"}
+             "mean_cpu_seconds": per_deal[c.policy.label], "simlab_version": "test", "measured": "test"}
             for c in cells if c.policy.label in per_deal]
     return pd.DataFrame(rows, columns=costs.COST_COLUMNS)
 
@@ -63,7 +64,7 @@ def test_a_cost_never_measured_is_unknown_not_invented(tmp_path: Path) -> None:
     other = table(cells, {"random": 0.002})
     looked = [c for c in cells if c.policy.name == "lookahead"][0]
     other.loc[len(other)] = ["citadel", costs.params_key(looked.game.params), "lookahead",
-                             costs.params_key({**looked.policy.params, "budget": 1000}), 40, 9.0, "test"]
+                             costs.params_key({**looked.policy.params, "budget": 1000}), 40, 9.0, "test", "test"]
     estimates = costs.estimate(cells, missing, other)
     assert estimates[1].per_deal is None and estimates[1].seconds is None
     lines, warned = costs.describe(estimates, workers=1)
@@ -90,6 +91,10 @@ def test_a_run_prints_its_estimate_first_and_the_table_is_made_from_runs(
     assert err.index("Estimated CPU") < err.index("6/6 deals")  # before it starts
     made = costs.measured([tmp_path / "out"])
     assert made[["game", "policy", "deals"]].values.tolist() == [["citadel", "random", 6]]
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert made["measured"][0] == costs.measured_where(tmp_path / "out")  # where and when: from the run itself
+    assert made["measured"][0].startswith(f"{manifest['finished'][:10]}, git ")
+    assert made["measured"][0].endswith(manifest["platform"])
     old = made.assign(mean_cpu_seconds=99.0, deals=1)
     both = costs.merged(pd.concat([old, old.assign(policy="greedy")]), made)
     assert both.set_index("policy")["mean_cpu_seconds"].to_dict() == {"greedy": 99.0,
@@ -123,3 +128,23 @@ def test_without_progress_only_a_warning_is_said(tmp_path: Path, capsys: pytest.
     simlab.run(config(tmp_path / "warned", execution=SEQUENTIAL), progress=False)
     err = capsys.readouterr().err
     assert err.startswith("Estimated CPU per cell") and "warning: this run will take more than" in err
+
+
+def test_an_unreadable_cost_table_makes_costs_unknown_and_the_run_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "costs.csv"
+    bad.write_text("game,policy\ncitadel,random\n")
+    with pytest.raises(ValueError, match="no column game_params"):
+        costs.load_table(bad)
+    shipped = costs.load_table
+    monkeypatch.setattr(costs, "load_table", lambda path=bad: shipped(path))  # as if the shipped one were so
+    outcome = simlab.run(config(tmp_path / "out", execution=SEQUENTIAL), progress=None)
+    err = capsys.readouterr().err
+    assert "the table of measured costs cannot be read" in err and "no column game_params" in err
+    assert "citadel / random: 6 deals, cost unknown" in err
+    monkeypatch.undo()
+    simlab.run(config(tmp_path / "good", execution=SEQUENTIAL), progress=None)  # the shipped table
+    columns = ["game", "policy", "deal", "verdict", "moves"]
+    played = [pd.read_csv(tmp_path / folder / "deals.csv")[columns] for folder in ("out", "good")]
+    assert len(outcome) and len(played[0]) == 6 and played[0].equals(played[1])  # the run went on, the same
+

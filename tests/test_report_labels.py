@@ -12,7 +12,9 @@ import numpy as np
 import pandas as pd
 
 from simlab.experiments.config import config_from_dict
-from simlab.experiments.markdown import _brackets, _claims, _comparisons, _win_rates, budget_phrase
+from simlab.experiments.markdown import _brackets, _claims, _comparisons, _win_rates, budget_phrase, report_markdown
+from simlab.experiments.plots import effort_subject
+from simlab.experiments.stats import holm, wilson_interval
 from simlab.experiments.tables import brackets_table, claims_table, comparisons_table, summarize
 
 
@@ -103,6 +105,8 @@ def test_players_only_leaves_the_upper_bounds_out() -> None:
     # Holm's adjustment over the players' comparisons alone: never above the whole table's
     everything = comparisons_table(lucie_players()).set_index(["a", "b"])
     assert table["p_holm"].iloc[0] <= everything.loc[("heuristic", "round_max"), "p_holm"]
+    assert table["p_holm"].iloc[0] == table["p_value"].iloc[0]  # one comparison kept: nothing to adjust for
+    assert everything.loc[("heuristic", "round_max"), "p_holm"] == holm(everything["p_value"].tolist())[0]
 
 
 def test_no_win_is_an_asymmetric_interval_not_plus_minus() -> None:
@@ -110,5 +114,36 @@ def test_no_win_is_an_asymmetric_interval_not_plus_minus() -> None:
                                                                                    30, 70)]))
     text = _win_rates(summary, [])
     row = summary.iloc[0]
+    assert row.range_high == wilson_interval(0, 100)[1]  # the ends are stats' Wilson ends, not a centre ± half
     assert f"| 0.0% (0.0–{100 * row.range_high:.1f}) |" in text
+    assert "| 0.0% (0.0–3.7) |" in text and "(0 wins in 100 deals: 0.0% (0.0–3.7))" in text
     assert "±" not in text
+
+
+def test_a_vacuous_bracket_beside_a_relaxation_bound_does_not_ask_for_one() -> None:
+    lucie = config(["round_max", {"name": "solver", "label": "solver_thoughtful"}, "relaxation_bound"],
+                   games=["la_belle_lucie"])
+    frame = pd.concat([cell("la_belle_lucie", "round_max", "fair", 12, 28),
+                       cell("la_belle_lucie", "solver_thoughtful", "thoughtful", 38, 0, 2)])
+    summary = summarize(frame)
+    text = _brackets(brackets_table(summary), summary, lucie)
+    assert "the upper bound is vacuous" in text and "add the policy" not in text
+    assert "Every upper bound of this experiment, `relaxation_bound` included, reaches 100% here." in text
+
+
+def test_the_effort_caption_names_what_the_figure_draws() -> None:
+    """The figure draws players only (a relaxation bound's searches are not in it), so its
+    caption counts what searched among players too: the solver alone here."""
+    setup = config(["greedy", {"name": "solver", "label": "solver_thoughtful"}, "relaxation_bound"],
+                   games=["la_belle_lucie"])
+    frame = pd.concat([cell("la_belle_lucie", "greedy", "fair", 5, 35),
+                       cell("la_belle_lucie", "solver_thoughtful", "thoughtful", 30, 10, nodes=500),
+                       cell("la_belle_lucie", "relaxation_bound", "relaxation", 0, 0, 40, nodes=900)
+                       .assign(bound_value=0.9)], ignore_index=True)
+    names = {p.label: p.name for p in setup.policies}
+    assert effort_subject(frame, names) == "Search"  # every cell: solver and relaxation_bound
+    summary = summarize(frame)
+    tables = {"deals": frame, "summary": summary, "brackets": brackets_table(summary),
+              "claims": claims_table(frame, setup.claims), "comparisons": comparisons_table(frame)}
+    text = report_markdown(setup, tables, ["solver_effort"], {})
+    assert "Positions (nodes) the solver searched per deal, by verdict." in text

@@ -85,7 +85,8 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-def watched(tmp_path: Path, stream: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[float]]:
+def watched(tmp_path: Path, stream: io.StringIO, monkeypatch: pytest.MonkeyPatch,
+            workers: int = 1) -> tuple[Any, list[float]]:
     """A ``Progress`` of 12 deals (one cell, chunks of 3) writing to ``stream``, its clock
     ``clock[0]`` seconds (set by the test)."""
     from simlab.experiments.config import config_from_dict
@@ -99,7 +100,8 @@ def watched(tmp_path: Path, stream: io.StringIO, monkeypatch: pytest.MonkeyPatch
     store = ResultStore(tmp_path)
     for cell in cells:
         store.add_cell(cell.key, cell.identity(setup.root_seed))
-    watcher = progress.Progress(setup, cells, store, plan(setup, cells, store), enabled=None, stream=stream)
+    watcher = progress.Progress(setup, cells, store, plan(setup, cells, store), enabled=None, stream=stream,
+                                workers=workers)
     store.close()
     return watcher, clock
 
@@ -146,3 +148,20 @@ def test_a_log_gets_timestamped_lines_that_estimate_first(tmp_path: Path, monkey
     assert lines[0].endswith("3/12 deals (25%), 0.1 deals/s, ETA estimating")  # 3 in 20 s: no basis yet
     assert lines[1].endswith("6/12 deals (50%), 1.5 deals/s, ETA 0:00:04")  # 3 in the 2 s since
     assert lines[-1].endswith("12/12 deals (100%), 1.5 deals/s, ETA 0:00:00")
+
+
+def test_with_two_workers_the_eta_waits_for_the_first_chunk_of_each(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two workers start (and compile) together, so their first chunks end together, 20 s
+    in: the second of them is no basis for a rate (3 deals in 0.5 s would promise the rest
+    in 1 s); the rate counts from it, at the workers' pace of 3 deals a second between them."""
+    monkeypatch.setattr(progress, "LOG_SECONDS", 0.0)  # a line per chunk
+    watcher, clock = watched(tmp_path, io.StringIO(), monkeypatch, workers=2)
+    cell = next(iter(watcher.counts))
+    for at in (20.0, 20.5, 21.5, 22.5):
+        chunk(watcher, clock, at, cell)
+    watcher.close()
+    lines = [line for line in watcher.stream.getvalue().splitlines() if re.match(r"^\[\d\d:\d\d:\d\d\] ", line)]
+    assert lines[0].endswith("3/12 deals (25%), 0.1 deals/s, ETA estimating")
+    assert lines[1].endswith("6/12 deals (50%), 0.3 deals/s, ETA estimating")  # the other worker's first chunk
+    assert lines[2].endswith("9/12 deals (75%), 3.0 deals/s, ETA 0:00:01")

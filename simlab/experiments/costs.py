@@ -12,7 +12,9 @@ a solver at another budget costs something else). A cell found in neither is
 (``make costs`` runs ``experiments/quick.yaml``, ``costs.yaml`` and ``costs_windmill.yaml``
 after ``make setup`` has compiled the kernels, so that compiling is not counted as play,
 and does so): it adds or replaces one row per cell measured. Costs are CPU seconds on the
-machine that measured them; the wall time divides them among the workers.
+machine that measured them; the wall time divides them among the workers. Each row says
+where and when it was measured (``measured``: the run's finishing date, its git commit,
+``+`` when the sources had uncommitted changes, and its platform, from its ``manifest.json``).
 """
 
 from __future__ import annotations
@@ -28,12 +30,13 @@ from typing import Any, Iterable, Mapping
 
 import pandas as pd
 
+from simlab.experiments.report import MANIFEST
 from simlab.experiments.store import DATABASE_NAME, Cell, ResultStore
 from simlab.version import __version__
 
 COSTS_FILE = Path(__file__).with_name("costs.csv")
 COST_COLUMNS = ["game", "game_params", "policy", "policy_params", "deals", "mean_cpu_seconds",
-                "simlab_version"]
+                "simlab_version", "measured"]
 WARN_SECONDS = 180.0  # a run longer than this (wall time) is announced with a warning: "a few minutes"
 MIN_HISTORY = 3  # deals of the folder's own history that make a cost (fewer: the first ones compile)
 MAX_LISTED_CELLS = 30  # cells listed one a line; the rest are summed
@@ -62,10 +65,21 @@ def params_key(params: Mapping[str, Any]) -> str:
 
 
 def load_table(path: Path = COSTS_FILE) -> pd.DataFrame:
-    """The table of measured costs (empty when there is none)."""
+    """The table of measured costs (empty when there is none).
+
+    Raises:
+        ValueError: the file is not such a table (a column missing, or not CSV).
+        OSError: it cannot be read.
+    """
     if not Path(path).is_file():
         return pd.DataFrame(columns=COST_COLUMNS)
-    return pd.read_csv(path, dtype={"game_params": str, "policy_params": str}, keep_default_na=False)
+    table = pd.read_csv(path, dtype={"game_params": str, "policy_params": str, "measured": str},
+                        keep_default_na=False)
+    if "measured" not in table:  # a table made before the column
+        table = table.assign(measured="")
+    if missing := [column for column in COST_COLUMNS if column not in table]:
+        raise ValueError(f"{path}: no column {', '.join(missing)}")
+    return table
 
 
 def history(store: ResultStore, cells: list[Cell]) -> dict[str, tuple[int, float]]:
@@ -158,6 +172,7 @@ def measured(folders: Iterable[Path]) -> pd.DataFrame:
     for folder in folders:
         if not (Path(folder) / DATABASE_NAME).is_file():
             raise SystemExit(f"{folder}: no {DATABASE_NAME}: run the experiment first.")
+        provenance = measured_where(Path(folder))
         with ResultStore(Path(folder)) as store:
             identities = store.cell_identities()
             deals = store.rows(list(identities))
@@ -170,8 +185,20 @@ def measured(folders: Iterable[Path]) -> pd.DataFrame:
                          "policy": identity["policy"]["name"],
                          "policy_params": params_key(identity["policy"]["params"]), "deals": len(group),
                          "mean_cpu_seconds": round(float(group["cpu_seconds"].mean()), 5),
-                         "simlab_version": __version__})
+                         "simlab_version": __version__, "measured": provenance})
     return pd.DataFrame(rows, columns=COST_COLUMNS)
+
+
+def measured_where(folder: Path) -> str:
+    """Where and when a run measured its costs, from its ``manifest.json``:
+    ``2026-12-06, git 8d9dba9+, Linux-6.1-x86_64`` (``+``: uncommitted changes)."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "unknown (no manifest)"
+    commit = (str(manifest.get("git_commit") or "")[:7] or "unknown") + ("+" if manifest.get("git_dirty") else "")
+    finished = str(manifest.get("finished") or "unknown")[:10]
+    return f"{finished}, git {commit}, {manifest.get('platform') or 'unknown platform'}"
 
 
 def merged(table: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:

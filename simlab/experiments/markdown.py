@@ -12,7 +12,8 @@ from simlab.errors import SimlabError
 from simlab.experiments.config import Component, ExperimentConfig
 from simlab.experiments.history import config_changes
 from simlab.experiments.plots import effort_subject, policy_names
-from simlab.experiments.tables import critical_table
+from simlab.experiments.stats import wilson_interval
+from simlab.experiments.tables import critical_table, players
 from simlab.games import make_game
 from simlab.policies.catalog import policy_class
 
@@ -47,7 +48,7 @@ def report_markdown(config: ExperimentConfig, tables: dict[str, pd.DataFrame], f
         _critical_decisions(tables["deals"], figures),
         _difficulty(tables.get("difficulty"), config, figures),
         _skill_curve(tables.get("skill_curve"), figures),
-        _other_figures(figures, effort_subject(tables["deals"], policy_names(config))),
+        _other_figures(figures, effort_subject(players(tables["deals"]), policy_names(config))),  # as drawn
         _files(),
         "## Resolved config\n\n```yaml\n" + config.to_yaml() + "```\n",
         _configs_seen(manifest.get("configs", [])),
@@ -98,8 +99,9 @@ def _win_rates(summary: pd.DataFrame, figures: list[str]) -> str:
                 "the policy sees only what a player sees.\n")
     text.append("The range follows Blake and Gent: the Wilson lower bound with every unknown "
                 "counted as a loss, to the upper bound with every unknown counted as a win. It is not "
-                "symmetric about the win rate (0 wins in 100 deals: 0.0% (0.0–3.7)), so it is given as its "
-                "two ends; `summary.csv` also gives Blake and Gent's centre and half width.\n")
+                f"symmetric about the win rate (0 wins in 100 deals: {estimate_range(0.0, *wilson_interval(0, 100))}"
+                "), so it is given as its two ends; `summary.csv` also gives Blake and Gent's centre and half "
+                "width.\n")
     if "win_rates" in figures:
         text.append("![Win rate by game and policy](win_rates.png)\n")
     return "\n".join(text)
@@ -141,6 +143,8 @@ def _vacuous(bracket: Any, config: ExperimentConfig) -> str:
             f"[{bracket.upper_information}] reaches {percent(bracket.upper_high)}: it excludes no win rate, so "
             f"the bracket says only that perfect fair play wins at least {percent(bracket.lower_low)}.")
     game = next((g for g in config.games if g.label == bracket.game), None)
+    if any(policy.name == "relaxation_bound" for policy in config.policies):
+        return text + " Every upper bound of this experiment, `relaxation_bound` included, reaches 100% here.\n"
     if game is not None and _shuffles(game):
         return (text + " For a real upper bound add the policy `relaxation_bound` (an information relaxation: "
                 "README, \"Perfect play as a bracket\"; `experiments/la_belle_lucie.yaml` runs it).\n")
@@ -161,7 +165,7 @@ def _points(width: float) -> str:
 
 
 def estimate_range(rate: float, low: float, high: float) -> str:
-    """A win rate and its (asymmetric) interval: ``0.0% (0.0–3.6)``."""
+    """A win rate and its (asymmetric) interval: ``0.0% (0.0–3.7)`` (0 wins in 100 deals)."""
     if any(isinstance(v, float) and math.isnan(v) for v in (rate, low, high)):
         return "n/a"
     return f"{100 * rate:.1f}% ({100 * low:.1f}–{100 * high:.1f})"

@@ -7,9 +7,10 @@ Elsewhere (a log file, ``| tee``, CI, nohup): one short timestamped line every
 rates, wrapped, at most every ``RATES_SECONDS`` seconds and at the end, so a
 long run can still be watched without lines too long to read.
 
-The rate and the ETA count from the end of the first chunk (``Pace``): before it
-the workers start and may compile, which says nothing about the deals to come, so
-until a second chunk ends the ETA reads ``estimating``.
+The rate and the ETA count from the end of the first chunk of every worker (``Pace``):
+before it the workers start and may compile, which says nothing about the deals to come
+(and the first chunks of several workers end together, however long they took), so until
+a later chunk ends the ETA reads ``estimating``.
 """
 
 from __future__ import annotations
@@ -37,20 +38,25 @@ BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar:24}| {n_fmt}/{total_fmt} [{elapsed
 
 
 class Pace:
-    """Deals per second and the time left, measured from the end of the first chunk
-    (which includes starting the workers and compiling); unknown until a later one ends."""
+    """Deals per second and the time left, measured from the end of the first chunk of
+    each of the ``workers`` (those include starting the workers and compiling, and end
+    about together); unknown until a later chunk ends."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, workers: int = 1) -> None:
         self.total = total
-        self.basis: tuple[float, int] | None = None  # (when, deals done) at the first chunk's end
+        self.first_chunks = max(1, workers)  # chunks that end before the basis is taken
+        self.chunks = self.seen = 0
+        self.basis: tuple[float, int] | None = None  # (when, deals done) at the last first chunk's end
 
     def add(self, done: int, now: float) -> None:
-        """Note ``done`` deals finished at ``now``."""
-        if self.basis is None and done:
+        """Note ``done`` deals finished at ``now`` (more than before: a chunk, or part of one, ended)."""
+        if done > self.seen:
+            self.chunks, self.seen = self.chunks + 1, done
+        if self.basis is None and self.chunks >= self.first_chunks:
             self.basis = (now, done)
 
     def rate(self, done: int, now: float) -> float | None:
-        """Deals per second since the first chunk, or None before a second one ended."""
+        """Deals per second since the basis, or None before a chunk ended after it."""
         if self.basis is None or done <= self.basis[1] or now <= self.basis[0]:
             return None
         return (done - self.basis[1]) / (now - self.basis[0])
@@ -106,17 +112,19 @@ class Progress:
         enabled: ``True`` bars, ``False`` nothing, ``None`` bars on a terminal and log
             lines otherwise.
         stream: where log lines go (stderr).
+        workers: how many play at once (the rate waits for the first chunk of each).
     """
 
     def __init__(self, config: ExperimentConfig, cells: list[Cell], store: ResultStore,
-                 tasks: list[ChunkTask], enabled: bool | None = None, stream: TextIO | None = None) -> None:
+                 tasks: list[ChunkTask], enabled: bool | None = None, stream: TextIO | None = None,
+                 workers: int = 1) -> None:
         self.stream = stream or sys.stderr
         bars = enabled if enabled is not None else self.stream.isatty()
         self.logging = enabled is None and not bars
         self.failed, self.done = 0, 0
         self.total = sum(len(task.deals) for task in tasks)
         self.started = self.last_line = self.last_rates = time.monotonic()
-        self.pace = Pace(self.total)
+        self.pace = Pace(self.total, workers)
         self.counts = self._stored_counts(config, cells, store) if bars or self.logging else {}
         self.cell_bars: dict[str, Any] = {}
         self.overall = tqdm(total=self.total, desc="deals", unit="deal", disable=not bars,

@@ -51,7 +51,7 @@ from simlab.policies.catalog import policy_class
 SCHEDULER_TIMEOUT = "10s"
 NOT_COMPILED = ("simlab: this version's kernels are not compiled yet, so each worker first compiles those it "
                 "needs (a minute or two of CPU; the ETA waits for the first deals). `make setup` or "
-                "`python -m simlab.precompile` compiles them all once for every later command and run.")
+                "`python -m simlab.precompile` compiles the common ones once for every later command and run.")
 
 
 class RunOutcome(NamedTuple):
@@ -162,7 +162,7 @@ def play_missing(config: ExperimentConfig, cells: list[Cell], store: ResultStore
     if tasks and not numba_cache.compiled() and progress is not False:
         say(textwrap.fill(NOT_COMPILED, 100))
     session = store.start_session(started, sum(len(t.deals) for t in tasks))
-    bars = Progress(config, cells, store, tasks, enabled=progress)
+    bars = Progress(config, cells, store, tasks, enabled=progress, workers=workers_of(config.execution, len(tasks)))
     played, status = 0, "crashed"
     stream = _dispatch(tasks, config.execution)
     try:
@@ -192,7 +192,12 @@ def say_costs(config: ExperimentConfig, cells: list[Cell], store: ResultStore, t
     missing: dict[str, int] = {}
     for task in tasks:
         missing[task.cell] = missing.get(task.cell, 0) + len(task.deals)
-    estimates = costs.estimate(cells, missing, costs.load_table(), costs.history(store, cells))
+    try:
+        table = costs.load_table()
+    except (OSError, ValueError) as error:  # an estimate never stops a run: every cost unknown instead
+        say(f"simlab: the table of measured costs cannot be read ({error}); every cost is unknown.")
+        table = pd.DataFrame(columns=costs.COST_COLUMNS)
+    estimates = costs.estimate(cells, missing, table, costs.history(store, cells))
     lines, warned = costs.describe(estimates, workers_of(config.execution, len(tasks)))
     if lines and (warned or not quiet):
         say("\n".join(lines))
