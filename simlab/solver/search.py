@@ -209,16 +209,22 @@ def seeded_fraction(seed, move, position_key):
 
 @allocation_free
 def pile_urgencies(rules, state, card_piles, whole, below_top):
-    """Per row, cell or reserve: the urgency of its cards (``whole``) and of all
-    but its top (``below_top``), weighted by ``URGENCY_WEIGHTS`` as the
-    policies' ``urgency`` counts it, computed once per position instead of once
-    per move (the search's hottest loop). Only the three next cards of each
-    suit's foundation count, so they are looked up where ``card_piles`` says
-    they are."""
+    """Per pile: the urgency of its cards (``whole``) and of all but its top
+    (``below_top``), weighted by ``URGENCY_WEIGHTS`` as the policies'
+    ``urgency`` counts it, computed once per position instead of once per move
+    (the search's hottest loop). Only the three next cards of each suit's
+    foundation count, so they are looked up where ``card_piles`` says they
+    are. A foundation's cards are home: 0 for both."""
     base = planned_base(rules, state)
     first_foundation = rules[FIRST_FOUNDATION]
     for pile in range(first_foundation):
         whole[pile] = 0.0
+    # written although no card goes onto a foundation's entry: ``move_score`` reads the source's
+    # ``below_top`` for a card back from a foundation (``foundation_card_may_return``), and an
+    # unwritten entry holds whatever the memory held (the order would change from run to run)
+    for pile in range(first_foundation, rules[N_PILES]):
+        whole[pile] = 0.0
+        below_top[pile] = 0.0
     for suit in range(4):
         needed = next_rank(rules, state, base, suit)
         if needed < 0:
