@@ -94,20 +94,15 @@ class CompileClock(event.Listener):
         compilations: outermost compilations finished so far.
     """
 
-    def __init__(self, on_first: Callable[[], None] | None = None,
-                 announce: Callable[[str], None] | None = None) -> None:
+    def __init__(self, announce: Callable[[str], None] | None = None) -> None:
         self.seconds = 0.0
         self.compilations = 0
         self._depth = 0
         self._started = 0.0
-        self._on_first = on_first
         self._announce = announce
 
     def on_start(self, event: event.Event) -> None:
         if self._depth == 0:
-            if self._on_first is not None:
-                self._on_first()
-                self._on_first = None  # said once
             if self._announce is not None:
                 data = event.data if isinstance(event.data, dict) else {}
                 function = getattr(data.get("dispatcher"), "py_func", None)
@@ -126,12 +121,11 @@ class CompileClock(event.Listener):
 
 
 @contextmanager
-def compile_clock(on_first: Callable[[], None] | None = None,
-                  announce: Callable[[str], None] | None = None) -> Iterator[CompileClock]:
-    """Count the CPU spent compiling inside the ``with`` block; ``on_first()`` is called as
-    the first compilation starts, and ``announce(module)`` with the module of its kernel (a
-    command uses it to say once what is compiling: ``what_compiles``)."""
-    clock = CompileClock(on_first, announce)
+def compile_clock(announce: Callable[[str], None] | None = None) -> Iterator[CompileClock]:
+    """Count the CPU spent compiling inside the ``with`` block; ``announce(module)`` is called
+    once, as the first compilation starts, with the module of its kernel (a command uses it
+    to say what is compiling: ``what_compiles``)."""
+    clock = CompileClock(announce)
     with event.install_listener(COMPILE_EVENT, clock):
         yield clock
 

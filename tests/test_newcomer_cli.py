@@ -86,7 +86,7 @@ def test_compile_clock_counts_only_real_compilations() -> None:
     def fresh(x):  # a new function: numba compiles it on its first call
         return x * 2 + 1
 
-    with compile_clock(on_first=lambda: said.append(1)) as clock:
+    with compile_clock(announce=lambda module: said.append(1)) as clock:
         assert fresh(3) == 7
         assert fresh(4) == 9  # compiled already: no second compilation
         assert fresh(np.float64(1.5)) == 4.0  # new argument types: compiled again
