@@ -1,10 +1,11 @@
-"""One deal played, as a self-contained HTML page: every position computed here by
-replaying the moves through the rules engine, drawn in the browser by a small script.
+"""One deal played, as a self-contained HTML page: every position computed by replaying
+the moves through the rules engine (``simlab.move_files.replay_moves``), drawn in the
+browser by a small script.
 
-``replay_steps`` gives the positions (each pile bottom to top, each card with a flag
-saying whether a player can see it, read from ``Game.observe``); ``page_html`` puts
-them with a header and the piles' arrangement into the template ``show_page.html``
-(a package data file: inline CSS and script, no network, no other file).
+``pile_cards`` gives a position's piles (each bottom to top, each card with a flag saying
+whether a player can see it, read from ``Game.observe``); ``page_html`` puts them with a
+header and the piles' arrangement into the template ``show_page.html`` (a package data
+file: inline CSS and script, no network, no other file).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from typing import Any
 
 from simlab.engine.game import Game, Move, State
 from simlab.engine.notation import describe_line
-from simlab.move_files import replay_moves
 
 TEMPLATE = "show_page.html"
 DATA_MARK = "/*SIMLAB_DATA*/null"
@@ -32,19 +32,6 @@ class ShowHeader:
     source: str  # e.g. "policy greedy (seed 0)", "solver (budget 32,000,000)", "moves file line.txt"
     verdict: str  # e.g. "won", "lost (no_moves: no legal move left)"
     notes: list[tuple[str, str]] = field(default_factory=list)  # further (label, text) lines
-
-
-def replay_steps(game: Game, start: State, moves: list[Move], source: str) -> tuple[list[Any], State]:
-    """Every position from ``start`` through each move, and the last position. Each
-    position is the piles in ``game.pile_names`` order, each a list of
-    ``[card text, hidden]`` bottom to top.
-
-    Raises:
-        SimlabError: a move is not legal where it is played; the message names
-            ``source`` (e.g. the moves file), the move's number and the legal moves there.
-    """
-    states = replay_moves(game, start, moves, source)
-    return [pile_cards(game, state) for state in states], states[-1]
 
 
 def pile_cards(game: Game, state: State) -> list[list[list[Any]]]:

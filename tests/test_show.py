@@ -16,9 +16,9 @@ from simlab import cli, make_game
 from simlab.engine.game import Move, parse_move
 from simlab.errors import IllegalMoveError, SimlabError
 from simlab.experiments.config import MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH
-from simlab.html_view import page_html, pile_cards, replay_steps
+from simlab.html_view import page_html, pile_cards
 from simlab.input_limits import MAX_INPUT_BYTES
-from simlab.move_files import json_depth, read_moves
+from simlab.move_files import json_depth, read_moves, replay_moves
 from simlab.solver import solve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,7 +76,8 @@ def test_each_step_is_the_engine_position_after_that_move():
     game = make_game("citadel")
     state = game.initial_state(5)
     moves = solve(game, 5).moves[:6]
-    steps, end = replay_steps(game, state, moves, "test")
+    states = replay_moves(game, state, moves, "test")
+    steps, end = [pile_cards(game, position) for position in states], states[-1]
     for move, step in zip(moves, steps[1:]):
         state = game.apply(state, move)
         assert step == [[[card, 0] for card in game.piles(state)[name]] for name in game.pile_names]
