@@ -702,14 +702,14 @@ class _Validator:
     def playable(self, games: tuple[Component, ...], policies: tuple[Component, ...]) -> None:
         """Every policy can play every game (``Policy.cannot_play``), or one message says which
         cannot and why, before anything runs."""
+        built = [(GAMES.get(g.name)(**g.params), g.label) for g in games]  # each game once, for every policy
         for j, spec in enumerate(policies):
             if ":" in spec.name and not self.import_policies:
                 continue
             policy = policy_class(spec.name)(**spec.params)
             policy.registered_name = spec.name
-            built = [(GAMES.get(g.name)(**g.params), g.label) for g in games]
-            for i, game_spec in enumerate(games):
-                self.attempt(lambda: self.can_play(policy, spec, game_spec,
+            for i, (game, game_label) in enumerate(built):
+                self.attempt(lambda: self.can_play(policy, spec, game, game_label,
                                                    f"policies[{j}] and games[{i}]"))
             if self.import_policies:  # new input (a stored config read back is not warned again)
                 self.asking(f"policies[{j}]", f"policy '{spec.label}' which of its parameters it uses",
@@ -724,15 +724,15 @@ class _Validator:
         except Exception as error:  # noqa: BLE001  (a user policy's method that raises)
             self.fail(path, f": asking {question} failed: {type(error).__name__}: {error}")
 
-    def can_play(self, policy: Any, spec: Component, game_spec: Component, where: str) -> None:
+    def can_play(self, policy: Any, spec: Component, game: Any, game_label: str, where: str) -> None:
         """One policy against one game (``playable``)."""
         try:
-            refuse_unplayable(policy, GAMES.get(game_spec.name)(**game_spec.params), spec.label, game_spec.label)
+            refuse_unplayable(policy, game, spec.label, game_label)
         except SimlabError as error:
             self.fail(where, f": {error} Remove one of them from this config.")
         except Exception as error:  # noqa: BLE001  (a user policy's cannot_play that raises)
             self.fail(where, f": asking policy '{spec.label}' whether it can play game "
-                      f"'{game_spec.label}' failed: {type(error).__name__}: {error}")
+                      f"'{game_label}' failed: {type(error).__name__}: {error}")
 
     def claim(self, path: str, item: Any, games: tuple[Component, ...],
               policies: tuple[Component, ...]) -> Claim:
