@@ -520,8 +520,6 @@ class _Validator:
 
     def experiment(self, data: Any) -> ExperimentConfig:
         """The config, or one ``ConfigError`` listing every mistake in it."""
-        if not isinstance(data, dict):  # nothing else can be checked
-            self.expect("the config", "a mapping", data)
         data = self.mapping("", data, TOP_KEYS)
         for key in TOP_REQUIRED:
             if key not in data:
