@@ -46,6 +46,7 @@ DEFAULT_LIMIT = 10_000  # deals examined at most, by default
 FIRST_BATCH = 20  # deals examined at least in the first batch
 PERFECT_LABEL = "solver"
 LINE_KEYS = ("game", "deal", "difficulty", "won_by", "moves")  # each JSON line's keys, in order
+OUT_EXPECTED = "simlab deals: --out must be a file the JSON lines can be written to"
 ROOT_SEED = 0
 
 
@@ -201,15 +202,14 @@ def check_out(out: Path) -> None:
     Raises:
         ConfigError: naming ``--out``, what was expected and what was found.
     """
-    expected = "simlab deals: --out must be a file the JSON lines can be written to"
     if out.is_dir():
-        raise ConfigError(f"{expected}. Got '{out}', which is a folder.")
+        raise ConfigError(f"{OUT_EXPECTED}. Got '{out}', which is a folder.")
     folder = out.parent
     if not folder.is_dir():
-        raise ConfigError(f"{expected}. Got '{out}', but its folder '{folder}' does not exist; "
+        raise ConfigError(f"{OUT_EXPECTED}. Got '{out}', but its folder '{folder}' does not exist; "
                           f"make it first (mkdir -p {folder}).")
     if not os.access(folder, os.W_OK | os.X_OK) or (out.exists() and not os.access(out, os.W_OK)):
-        raise ConfigError(f"{expected}. Got '{out}', which is not writable.")
+        raise ConfigError(f"{OUT_EXPECTED}. Got '{out}', which is not writable.")
 
 
 def write_lines(entries: Iterator[dict[str, Any]], out: Path | None) -> int:
@@ -230,9 +230,8 @@ def write_lines(entries: Iterator[dict[str, Any]], out: Path | None) -> int:
     try:
         _replace_file(out, "".join(lines))
     except OSError as error:
-        raise ConfigError(f"simlab deals: --out must be a file the JSON lines can be written to. Got "
-                          f"'{out}': {error.strerror or error}. An earlier file of that name is as it "
-                          "was.") from None
+        raise ConfigError(f"{OUT_EXPECTED}. Got '{out}': {error.strerror or error}. An earlier file of that "
+                          "name is as it was.") from None
     return len(lines)
 
 
