@@ -84,9 +84,7 @@ def load_table(path: Path = COSTS_FILE) -> pd.DataFrame:
 
 def history(store: ResultStore, cells: list[Cell]) -> dict[str, tuple[int, float]]:
     """Per cell key: (deals, mean CPU seconds) of its deals stored in this folder."""
-    rows = store.rows([cell.key for cell in cells])
-    rows = rows[rows["verdict"] != "error"]
-    return {key: (len(group), float(group["cpu_seconds"].mean())) for key, group in rows.groupby("cell")}
+    return store.cpu_per_cell([cell.key for cell in cells])
 
 
 def estimate(cells: list[Cell], missing: Mapping[str, int], table: pd.DataFrame,
