@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numba
 import pytest
-from robust_helpers import SEQUENTIAL, config
+from run_helpers import SEQUENTIAL, config
 
 import simlab
 from simlab import compiling, numba_cache

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from robust_helpers import SEQUENTIAL, config
+from run_helpers import SEQUENTIAL, config
 
 import simlab
 from simlab.experiments import costs

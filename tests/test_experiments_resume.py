@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 from experiment_helpers import tables_without_timing
-from robust_helpers import stored_rows
+from run_helpers import stored_rows
 
 from simlab.experiments.config import load_config
 from simlab.experiments.runner import run_experiment

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.collections import LineCollection
-from robust_helpers import config
+from run_helpers import config
 
 import simlab
 from simlab.experiments import plots

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from robust_helpers import SEQUENTIAL, config, folder_state, run_here, simlab, stored_rows, write_config
+from run_helpers import SEQUENTIAL, config, folder_state, run_here, simlab, stored_rows, write_config
 
 from simlab.experiments.config import config_from_dict
 from simlab.experiments.pool import AUTO_FLOOR_MIB, MIB, memory_cap

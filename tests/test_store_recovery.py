@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from robust_helpers import ENV, SEQUENTIAL, SIMLAB, config, folder_state, run_here, simlab, write_config
+from run_helpers import ENV, SEQUENTIAL, SIMLAB, config, folder_state, run_here, simlab, write_config
 
 from simlab.experiments import commands
 from simlab.experiments.store import _SCHEMA as SCHEMA
@@ -464,7 +464,7 @@ def test_the_readmes_offer_report_and_recover_only_options_they_have() -> None:
     import argparse
     import re
 
-    from robust_helpers import REPO
+    from run_helpers import REPO
 
     parser = argparse.ArgumentParser()
     commands.add_parsers(parser.add_subparsers(dest="command"))

@@ -8,17 +8,21 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from robust_helpers import config, simlab, stored_rows, write_config
+from run_helpers import config, simlab, stored_rows, write_config
+
+from simlab.play import deal_rng
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
 
-# With rate 0.25 and root seed 3, deal 2 of deals 1-4 misbehaves (the deal's generator decides).
-BAD_DEALS = {2}
+MISBEHAVE = "misbehaving_policies:Misbehave"
+# The deals of 1-4 that misbehave at rate 0.25: the deal's generator decides (root seed 3, the policy's name).
+BAD_DEALS = {deal for deal in range(1, 5) if deal_rng(deal, 3, f"policy:{MISBEHAVE}").random() < 0.25}
+(BAD,) = BAD_DEALS  # one deal misbehaves, three play: both kinds of row are checked
 CELLS = ("segfault", "os_exit", "sys_exit", "loop")
 
 
 def misbehaving(how: str) -> dict[str, object]:
-    return {"name": "robust_policies:Misbehave", "label": how, "params": {"how": how, "rate": 0.25}}
+    return {"name": MISBEHAVE, "label": how, "params": {"how": how, "rate": 0.25}}
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +54,7 @@ def test_the_run_finishes_reports_and_exits_1(crashed_run: tuple) -> None:
         assert set(cell[cell["verdict"] == "error"]["deal"]) == BAD_DEALS, how
         assert cell[~cell["deal"].isin(BAD_DEALS)]["verdict"].isin(["won", "lost"]).all(), how
     assert "4 deal(s) failed" in result.stderr
-    assert "segfault / deal 2: worker_died: WorkerDied: the worker process was killed by SIGSEGV" in result.stderr
+    assert f"segfault / deal {BAD}: worker_died: WorkerDied: the worker process was killed by SIGSEGV" in result.stderr
 
 
 @pytest.mark.parametrize(("how", "reason", "message"), [
@@ -85,12 +89,13 @@ def test_on_dask_a_dying_worker_costs_only_its_chunk(tmp_path: Path) -> None:
                   execution={"backend": "dask", "n_jobs": 2, "chunk_size": 2})
     path = write_config(tmp_path / "dask.yaml", data)
     # dask retries the tasks a dead worker held; with no retries it gives them up at once (all
-    # that worker held: deal 2's chunk, and any chunk queued behind it).
+    # that worker held: the bad deal's chunk, and any chunk queued behind it).
     result = simlab("run", str(path), env={"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"})
     assert result.returncode == 1, result.stderr
     assert "Traceback (most recent call last)" not in result.stderr
     frame = deals_of(output)
     assert len(frame) == 8 and (output / "report.md").exists()
     failed = frame[frame["verdict"] == "error"]
-    assert {1, 2} <= set(failed[failed["policy"] == "segfault"]["deal"])
+    chunk = {BAD - (BAD - 1) % 2, BAD - (BAD - 1) % 2 + 1}  # chunks of 2: deals 1-2, 3-4
+    assert chunk <= set(failed[failed["policy"] == "segfault"]["deal"])
     assert failed["end_reason"].eq("worker_died").all() and failed["error"].str.contains("KilledWorker").all()

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 import yaml
-from robust_helpers import SEQUENTIAL, config, folder_state, simlab, write_config
+from run_helpers import SEQUENTIAL, config, folder_state, simlab, write_config
 
 from simlab.experiments import commands, runner
 from simlab.experiments.config import config_from_dict, load_config

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from robust_helpers import SEQUENTIAL, config, folder_state, run_here, simlab, start, stored_rows, write_config
+from run_helpers import SEQUENTIAL, config, folder_state, run_here, simlab, start, stored_rows, write_config
 
 from simlab.experiments import commands
 

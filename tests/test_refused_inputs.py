@@ -12,7 +12,7 @@ import pytest
 import yaml
 from experiment_helpers import tables_without_timing
 from numba import njit
-from robust_helpers import SEQUENTIAL, config, folder_state, run_here, simlab, write_config
+from run_helpers import SEQUENTIAL, config, folder_state, run_here, simlab, write_config
 
 import simlab.policies.solver_policy as solver_policy
 from simlab import cli

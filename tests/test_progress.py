@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from robust_helpers import SEQUENTIAL, config, simlab, write_config
+from run_helpers import SEQUENTIAL, config, simlab, write_config
 
 import simlab as api
 from simlab.experiments import progress

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from robust_helpers import ENV, REPO, config, default_interrupt, stored_rows, write_config
+from run_helpers import ENV, REPO, config, default_interrupt, stored_rows, write_config
 
 from simlab.games import make_game
 from simlab.solver import portfolio, solve

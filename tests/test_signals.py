@@ -11,7 +11,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from robust_helpers import config, run_here, start, stored_rows, write_config
+from run_helpers import config, run_here, start, stored_rows, write_config
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
 DEALS = 200
