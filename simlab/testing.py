@@ -17,19 +17,49 @@ the way, the properties the policies, the solver and the experiments rely on:
 
 A failure raises ``AssertionError`` naming the game, the deal, the move and the
 property.
+
+``check_policy``: the checks every policy passes, built-in or a user's. From a few
+deals of each game it plays the policy (with the deal's own generator,
+``simlab.play.deal_rng``) and checks that:
+
+- the record replays: every move is legal where it is made (through ``Game.apply``),
+  a ``won`` ends won and a replay that wins is recorded ``won``, ``cards_home`` is the
+  replay's, ``no_moves`` ends with no legal move and ``gave_up`` with some left;
+- the same generator seed gives the same record;
+- the global random state changes nothing: numpy's legacy global generator
+  (``np.random``) and Python's ``random`` seeded with other values between two plays;
+- where the game hides something (cards dealt face down, a redeal's shuffle), the
+  policy decides on what a player sees: from a twin deal that looks the same (its
+  hidden cards rotated among their places, another shuffle for its redeals) it makes
+  the same moves for as long as the two games look the same. A policy that declares
+  it reads the whole position (``Policy.sees_everything``: the thoughtful solver, the
+  information relaxation) is exempt from this one.
+
+A failure raises ``AssertionError`` naming the policy, the game, the deal and the
+property; a policy that cannot play a game (``Policy.cannot_play``) raises
+``simlab.policies.catalog.UnplayableError``.
 """
 
 from __future__ import annotations
 
 import pickle
+import random
 from collections import Counter
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import fields
 
 import numpy as np
 
 from simlab.engine import kernel, moves
-from simlab.engine.game import Game, State
+from simlab.engine.game import Game, Move, State
 from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_move_tracked
 from simlab.engine.layout import CAPACITY, HAS_SPECIAL, MOVE_CARD, N_PILES, P_VISIBLE, VISIBLE_ALL, VISIBLE_NONE
+from simlab.games import make_game
+from simlab.play import deal_rng
+from simlab.policies.base import Policy
+from simlab.policies.catalog import make_policy, refuse_unplayable
+from simlab.policies.record import GAVE_UP, NO_MOVES, WON, PlayRecord
 
 
 def check_game(game: Game, deals: tuple[int, ...] = (1, 2, 3), walk: int = 150, seed: int = 0) -> None:
@@ -50,6 +80,129 @@ def check_game(game: Game, deals: tuple[int, ...] = (1, 2, 3), walk: int = 150, 
             state = game.apply(state, game.move_from_code(code))
             played.append(code)
         _check_replay(game, deal, played)
+
+
+def check_policy(policy: Policy | type[Policy] | str, games: Iterable[Game | str] | Game | str,
+                 deals: tuple[int, ...] = (1, 2, 3), seed: int = 0) -> None:
+    """Run the policy checks (module docstring) on ``policy`` (a ``Policy``, its class or a registered
+    name) in each of ``games`` (``Game`` objects or registered names, or one of them),
+    from each of ``deals``, with the generators of root seed ``seed``."""
+    policy = make_policy(policy)
+    for game in [games] if isinstance(games, (Game, str)) else games:
+        game = make_game(game)
+        refuse_unplayable(policy, game)
+        for deal in deals:
+            _check_policy_deal(policy, game, deal, seed)
+
+
+def _check_policy_deal(policy: Policy, game: Game, deal: int, seed: int) -> None:
+    where = f"policy {_policy_label(policy)}, game {game.name} deal {deal}"
+    state = game.initial_state(deal)
+
+    def play(start: State, poison: int) -> PlayRecord:
+        with _global_random_state(poison):
+            return policy.play(game, start, deal_rng(deal, seed, f"policy:{policy.registered_name}"))
+
+    record = play(state, 1)
+    _check_record(game, state, record, where)
+    _check_same_record(record, play(state, 1), f"{where}: the same seed gave another record")
+    _check_same_record(record, play(state, 2), f"{where}: the record changed with the global random state "
+                                               "(np.random or random): the policy reads a global generator, "
+                                               "not its rng")
+    if not policy.sees_everything:  # the thoughtful solver, the relaxation: they say they read everything
+        for twin, hidden in _twins(game, state, seed, deal):
+            _check_looks_alike(game, state, twin, record, play(twin, 1), f"{where}, {hidden}")
+
+
+# ----- check_policy's checks --------------------------------------------------------------
+
+
+def _policy_label(policy: Policy) -> str:
+    """The policy's name and the parameters it sets to other values than their defaults."""
+    defaults = {key: param.default for key, param in type(policy).all_parameters().items()}
+    args = ", ".join(f"{key}={value!r}" for key, value in policy.params.items() if value != defaults.get(key))
+    return f"'{policy.registered_name}'" + (f" ({args})" if args else "")
+
+
+@contextmanager
+def _global_random_state(poison: int) -> Iterator[None]:
+    """numpy's legacy global generator and Python's ``random`` seeded from ``poison``
+    (two different seeds), put back as they were afterwards."""
+    numpy_state, python_state = np.random.get_state(), random.getstate()
+    np.random.seed(poison)  # noqa: NPY002  (the global state a policy must not read)
+    random.seed(poison + 1000)
+    try:
+        yield
+    finally:
+        np.random.set_state(numpy_state)  # noqa: NPY002
+        random.setstate(python_state)
+
+
+def _check_record(game: Game, state: State, record: PlayRecord, where: str) -> None:
+    """The record's moves replay from ``state`` to the end the record says."""
+    for index, move in enumerate(record.moves):
+        legal = {tuple(m) for m in game.legal_moves(state)}
+        assert tuple(move) in legal, f"{where}: move {index} {move} of the record is not legal there"
+        state = game.apply(state, move)
+    won = game.is_won(state)
+    assert won == record.won, (f"{where}: the record says {record.verdict} ({record.end_reason}) but its "
+                               f"{len(record.moves)} moves {'win' if won else 'do not win'}")
+    assert record.cards_home == game.cards_home(state), (
+        f"{where}: the record says {record.cards_home} cards home, its moves end with {game.cards_home(state)}")
+    left = len(game.legal_move_codes(state))
+    assert record.end_reason != NO_MOVES or left == 0, f"{where}: ended '{NO_MOVES}' with {left} legal moves left"
+    assert record.end_reason != GAVE_UP or left > 0, f"{where}: ended '{GAVE_UP}' with no legal move left"
+    assert (record.end_reason == WON) == record.won, (
+        f"{where}: verdict {record.verdict} with end reason {record.end_reason}")
+
+
+def _check_same_record(first: PlayRecord, second: PlayRecord, where: str) -> None:
+    for field in fields(PlayRecord):
+        a, b = getattr(first, field.name), getattr(second, field.name)
+        if field.name == "moves":
+            a, b = [tuple(m) for m in a], [tuple(m) for m in b]
+        assert repr(a) == repr(b), f"{where}: {field.name} {_short(a)} then {_short(b)}"
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _twins(game: Game, state: State, seed: int, deal: int) -> list[tuple[State, str]]:
+    """Deals that look the same as ``state`` to a player, each with what differs: its
+    hidden cards rotated among their places; another shuffle for its redeals."""
+    twins = []
+    slots = _hidden_slots(game, state)
+    if len(set(state.array[slots].tolist())) > 1:
+        array = state.array.copy()
+        array[slots] = np.roll(array[slots], 1)
+        twins.append((State(array, state.chance), "its hidden cards rotated"))
+    if game.has_chance and len(state.chance) > 2:
+        chance = state.chance.copy()
+        chance[1:] = np.random.default_rng([seed, deal]).permutation(chance[1:])  # element 0 names the generator
+        twins.append((State(state.array, chance), "another shuffle for its redeals"))
+    return twins
+
+
+def _check_looks_alike(game: Game, state: State, twin: State, record: PlayRecord, other: PlayRecord,
+                       where: str) -> None:
+    """The policy made the same decisions in ``state`` and ``twin`` while they looked the same."""
+    assert game.observe(state) == game.observe(twin), f"{where}: the twin looks different (a defect of the check)"
+    mine, theirs = [Move(*m) for m in record.moves], [Move(*m) for m in other.moves]
+    for index in range(max(len(mine), len(theirs)) + 1):
+        if game.observe(state) != game.observe(twin):
+            return
+        ours, its = (moves[index] if index < len(moves) else None for moves in (mine, theirs))
+        assert ours == its, (f"{where}: a deal that looks the same to a player got another decision at move "
+                             f"{index} ({ours or 'stop'}, then {its or 'stop'}): the policy reads what a player "
+                             "cannot see")
+        if ours is None:
+            return
+        state, twin = game.apply(state, ours), game.apply(twin, ours)
+
+
+# ----- check_game's checks -----------------------------------------------------------------
 
 
 def _check_position(game: Game, state: State, where: str, rng: np.random.Generator) -> None:
@@ -146,3 +299,4 @@ def _check_pickling(game: Game, state: State) -> None:
     assert pickle.loads(pickle.dumps(state)) == state, f"{game.name}: a state differs after pickling"
     view = game.observe(state)
     assert pickle.loads(pickle.dumps(view)) == view, f"{game.name}: an observation differs after pickling"
+
