@@ -112,13 +112,32 @@ def test_a_command_says_once_that_it_is_compiling(capsys, monkeypatch) -> None:
     assert err.count("compiling its kernels") == 1 and "once" in err
 
 
-def test_solve_result_keeps_compiling_apart() -> None:
-    from simlab.solver import solve
+def test_solve_result_keeps_compiling_apart(monkeypatch) -> None:
+    """A search that spends 3 CPU s searching, 2 compiling (numba's compile event) and 1 more
+    searching reports 4 s of search and 2 of compiling, in the result and its JSON."""
+    import time
 
-    result = solve(make_game("citadel"), 5)
-    data = result.to_json()
-    assert data["compile_seconds"] >= 0 and data["seconds"] >= 0
-    assert result.compile_seconds >= 0
+    from numba.core import event
+
+    import simlab.solver
+    from simlab.compiling import COMPILE_EVENT
+    from simlab.solver.search import STATUS_LOST
+
+    cpu = [100.0]
+
+    def search(*args):
+        cpu[0] += 3.0
+        with event.trigger_event(COMPILE_EVENT):
+            cpu[0] += 2.0
+        cpu[0] += 1.0
+        return STATUS_LOST, 7, [], 0
+
+    monkeypatch.setattr(time, "process_time", lambda: cpu[0])
+    monkeypatch.setattr(simlab.solver, "portfolio_verdict", search)
+    result = simlab.solver.solve(make_game("citadel"), 5)
+    assert (result.verdict, result.nodes) == ("lost", 7)
+    assert (result.seconds, result.compile_seconds) == (4.0, 2.0)
+    assert (result.to_json()["seconds"], result.to_json()["compile_seconds"]) == (4.0, 2.0)
 
 
 # ----- play: a dead end or a player giving up --------------------------------------------
