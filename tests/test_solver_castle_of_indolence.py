@@ -11,6 +11,7 @@ import pytest
 from reference_search import reference_verdict
 
 from simlab import make_game, solve
+from simlab.engine.layout import CAPACITY
 from simlab.solver.replay import replays_to_win
 
 GAME = make_game("castle_of_indolence")
@@ -92,7 +93,7 @@ def test_the_solver_sees_what_a_player_cannot():
     state = late_position(3, 7)  # a position the streamlined search does not win at once
     array = state.array.copy()
     rng = np.random.default_rng(0)
-    capacity = int(GAME.rules[5])
+    capacity = int(GAME.rules[CAPACITY])
     reserve0 = GAME.pile_index["reserve0"] * capacity
     height = len(GAME.pile_cards(state, "reserve0"))
     array[reserve0: reserve0 + height - 1] = rng.permutation(array[reserve0: reserve0 + height - 1])
