@@ -1,5 +1,5 @@
 """User policies that misbehave the ways a real user's code does, loaded as
-``robust_policies:Class`` by the tests of issue 16 (worker deaths, timeouts).
+``misbehaving_policies:Class`` by the tests of failing workers (deaths, timeouts).
 
 Which deals misbehave depends only on the deal's generator (``rng``), so it is
 the same in every run, process and chunking.

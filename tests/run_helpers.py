@@ -1,4 +1,4 @@
-"""Helpers of the tests of issue 16 (``test_robust_*.py``): configs written to disk
+"""Helpers of the tests that run simlab as a user does: configs written to disk
 and the real ``simlab`` command run in a fresh process, as a user runs it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every bad input of issue 16 gets one clean message naming the file, the key and what was
+"""Every bad input gets one clean message naming the file, the key and what was
 expected, exit status 2, and leaves the output folder exactly as it was."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A worker that dies or never ends costs only its deal: error rows with the cause, the
-other deals played, the report written, exit status 1 with the failures listed (issue 16)."""
+other deals played, the report written, exit status 1 with the failures listed."""
 
 from __future__ import annotations
 

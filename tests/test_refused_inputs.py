@@ -1,4 +1,4 @@
-"""Issue 26, "Refuse what makes no sense, before anything runs": each bad input exits with
+"""Refuse what makes no sense, before anything runs: each bad input exits with
 status 2 and one message in the house grammar (naming the file or option, the key and
 what was expected) before anything is played or written, and the command line checks as
 the config does, with the same words."""

@@ -1,4 +1,4 @@
-"""Outputs a researcher can read (issue 16): the figures' titles, legends, labels, claim
+"""Outputs a researcher can read: the figures' titles, legends, labels, claim
 intervals, per-panel limits and unknowns; report.md's p-value ranges, solver budgets, Blake
 and Gent's range by its two ends, "deals" as in summary.csv, ties; cards home without the solver."""
 

@@ -1,5 +1,5 @@
 """SIGTERM stops a run like Ctrl-C: finished deals kept, a message, no worker left
-running, status 143 (130 for Ctrl-C); a rerun plays only the rest (issue 16)."""
+running, status 143 (130 for Ctrl-C); a rerun plays only the rest."""
 
 from __future__ import annotations
 

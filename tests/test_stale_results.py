@@ -1,4 +1,4 @@
-"""Results never go stale silently (issue 16): a user policy's source is part of its cells'
+"""Results never go stale silently: a user policy's source is part of its cells'
 key; a rerun with another config says what changed and which cells it keeps or replays; the
 report lists every config the folder has seen; two runs never write one folder at once; a
 damaged database is refused with a way out; ``simlab report`` imports no user module."""

@@ -1,4 +1,4 @@
-"""Stopping always works (issue 26): Ctrl-C or SIGTERM during a long compiled search stops
+"""Stopping always works: Ctrl-C or SIGTERM during a long compiled search stops
 ``simlab solve`` and a ``backend: sequential`` run within seconds, with status 130 / 143 and
 its message, never a segfault or an error row; a signal while the config is checked (a user's
 policy module whose import never returns) says that nothing ran. And the slices the solver

@@ -1,4 +1,4 @@
-"""Recovering never loses or resurrects results (issue 26): a full disk is bad input and
+"""Recovering never loses or resurrects results: a full disk is bad input and
 the rerun resumes; ``simlab recover`` rebuilds only a damaged database, never overwrites a
 kept copy and files each row under the cell key it was played with; an empty file or a
 foreign SQLite database in the folder is refused with its bytes untouched."""

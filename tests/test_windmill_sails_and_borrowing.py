@@ -1,4 +1,4 @@
-"""Windmill: the cases the review of issue 15 found, pinned.
+"""Windmill: three cases pinned.
 
 1. Under Welford's rules a turn fills the gaps row 0 first, so the sails'
    order changes the future: a solver that hashed them as interchangeable

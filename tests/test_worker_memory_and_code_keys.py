@@ -1,4 +1,4 @@
-"""Bounded by default (issue 26): a worker that outgrows ``execution.worker_memory`` costs only
+"""Bounded by default: a worker that outgrows ``execution.worker_memory`` costs only
 its deal (an error row ``memory``), a leak never fails a later deal, ``deal_timeout`` below
 what the pool can keep is refused, and a user policy's cell key covers the modules of the
 user's it imports (a built-in's key never changes)."""
