@@ -10,6 +10,7 @@ import random
 
 import numpy as np
 import pytest
+from user_policy_example import FoundationFirst
 
 from simlab import POLICIES, make_game, make_policy
 from simlab.engine.game import Move, Observation
@@ -166,3 +167,8 @@ def test_a_policy_that_only_sees_what_a_player_sees_passes_where_cards_are_hidde
             return moves[int(shown.sum()) % len(moves)]
 
     check_policy(Honest, ["castle_of_indolence", "windmill"], deals=(1, 2))
+
+
+def test_the_example_user_policy_passes_the_checks() -> None:
+    """The policy the README tells a user to write (user_policy_example) passes them as a built-in does."""
+    check_policy(FoundationFirst, GAMES, deals=(1, 2))
