@@ -86,7 +86,8 @@ def check_policy(policy: Policy | type[Policy] | str, games: Iterable[Game | str
                  deals: tuple[int, ...] = (1, 2, 3), seed: int = 0) -> None:
     """Run the policy checks (module docstring) on ``policy`` (a ``Policy``, its class or a registered
     name) in each of ``games`` (``Game`` objects or registered names, or one of them),
-    from each of ``deals``, with the generators of root seed ``seed``."""
+    from each of ``deals``, with the generators of root seed ``seed``. It plays each deal three
+    to five times: give a policy that searches a small budget."""
     policy = make_policy(policy)
     for game in [games] if isinstance(games, (Game, str)) else games:
         game = make_game(game)
@@ -160,13 +161,16 @@ def _check_same_record(first: PlayRecord, second: PlayRecord, where: str) -> Non
     for field in fields(PlayRecord):
         a, b = getattr(first, field.name), getattr(second, field.name)
         if field.name == "moves":
-            a, b = [tuple(m) for m in a], [tuple(m) for m in b]
-        assert repr(a) == repr(b), f"{where}: {field.name} {_short(a)} then {_short(b)}"
+            assert a == b, f"{where}: {_first_difference(a, b)}"
+        else:
+            assert repr(a) == repr(b), f"{where}: {field.name} {a!r} then {b!r}"  # repr: nan equals nan
 
 
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+def _first_difference(a: list[Move], b: list[Move]) -> str:
+    """Where two move lists part: their lengths, the first index that differs and its moves."""
+    index = next((i for i, (x, y) in enumerate(zip(a, b)) if tuple(x) != tuple(y)), min(len(a), len(b)))
+    first, second = (str(Move(*moves[index])) if index < len(moves) else "stop" for moves in (a, b))
+    return f"{len(a)} moves then {len(b)}, from move {index} on: {first}, then {second}"
 
 
 def _twins(game: Game, state: State, seed: int, deal: int) -> list[tuple[State, str]]:
