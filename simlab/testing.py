@@ -24,8 +24,11 @@ deals of each game it plays the policy (with the deal's own generator,
 
 - the record replays: every move is legal where it is made (through ``Game.apply``),
   a ``won`` ends won and a replay that wins is recorded ``won``, ``cards_home`` is the
-  replay's, ``no_moves`` ends with no legal move and ``gave_up`` with some left;
-- the same generator seed gives the same record;
+  replay's, ``no_moves`` ends with no legal move, ``gave_up`` with some left and ``repeat``
+  on a position seen before;
+- the same generator seed gives the same record; another seed too, where the policy
+  says it is not stochastic in the game (``Policy.is_stochastic``: a ladder then plays
+  it once per deal);
 - the global random state changes nothing: numpy's legacy global generator
   (``np.random``) and Python's ``random`` seeded with other values between two plays;
 - where the game hides something (cards dealt face down, a redeal's shuffle), the
@@ -61,6 +64,8 @@ from simlab.policies.base import Policy
 from simlab.policies.catalog import make_policy, refuse_unplayable
 from simlab.policies.record import GAVE_UP, NO_MOVES, WON, PlayRecord
 
+REPEAT = "repeat"  # PlayRecord.end_reason of a position that came back
+
 
 def check_game(game: Game, deals: tuple[int, ...] = (1, 2, 3), walk: int = 150, seed: int = 0) -> None:
     """Run the conformance checks on ``game`` (module docstring) from each of
@@ -87,7 +92,7 @@ def check_policy(policy: Policy | type[Policy] | str, games: Iterable[Game | str
     """Run the policy checks (module docstring) on ``policy`` (a ``Policy``, its class or a registered
     name) in each of ``games`` (``Game`` objects or registered names, or one of them),
     from each of ``deals``, with the generators of root seed ``seed``. It plays each deal three
-    to five times: give a policy that searches a small budget."""
+    to six times: give a policy that searches a small budget."""
     policy = make_policy(policy)
     for game in [games] if isinstance(games, (Game, str)) else games:
         game = make_game(game)
@@ -100,9 +105,9 @@ def _check_policy_deal(policy: Policy, game: Game, deal: int, seed: int) -> None
     where = f"policy {_policy_label(policy)}, game {game.name} deal {deal}"
     state = game.initial_state(deal)
 
-    def play(start: State, poison: int) -> PlayRecord:
+    def play(start: State, poison: int, attempt: int = 0) -> PlayRecord:
         with _global_random_state(poison):
-            return policy.play(game, start, deal_rng(deal, seed, f"policy:{policy.registered_name}"))
+            return policy.play(game, start, deal_rng(deal, seed, f"policy:{policy.registered_name}", attempt))
 
     record = play(state, 1)
     _check_record(game, state, record, where)
@@ -110,6 +115,10 @@ def _check_policy_deal(policy: Policy, game: Game, deal: int, seed: int) -> None
     _check_same_record(record, play(state, 2), f"{where}: the record changed with the global random state "
                                                "(np.random or random): the policy reads a global generator, "
                                                "not its rng")
+    if not policy.is_stochastic(game):
+        _check_same_record(record, play(state, 1, attempt=1), f"{where}: another rng seed gave another "
+                                                              "record, but the policy says it is not stochastic "
+                                                              "(set its class's stochastic = True)")
     if not policy.sees_everything:  # the thoughtful solver, the relaxation: they say they read everything
         for twin, hidden in _twins(game, state, seed, deal):
             _check_looks_alike(game, state, twin, record, play(twin, 1), f"{where}, {hidden}")
@@ -141,9 +150,11 @@ def _global_random_state(poison: int) -> Iterator[None]:
 
 def _check_record(game: Game, state: State, record: PlayRecord, where: str) -> None:
     """The record's moves replay from ``state`` to the end the record says."""
+    seen = set()
     for index, move in enumerate(record.moves):
         legal = {tuple(m) for m in game.legal_moves(state)}
-        assert tuple(move) in legal, f"{where}: move {index} {move} of the record is not legal there"
+        assert tuple(move) in legal, f"{where}: move {index} {Move(*move)} of the record is not legal there"
+        seen.add(game.position_hash(state))
         state = game.apply(state, move)
     won = game.is_won(state)
     assert won == record.won, (f"{where}: the record says {record.verdict} ({record.end_reason}) but its "
@@ -155,6 +166,8 @@ def _check_record(game: Game, state: State, record: PlayRecord, where: str) -> N
     assert record.end_reason != GAVE_UP or left > 0, f"{where}: ended '{GAVE_UP}' with no legal move left"
     assert (record.end_reason == WON) == record.won, (
         f"{where}: verdict {record.verdict} with end reason {record.end_reason}")
+    assert record.end_reason != REPEAT or game.position_hash(state) in seen, (
+        f"{where}: ended '{REPEAT}' on a position not seen before")
 
 
 def _check_same_record(first: PlayRecord, second: PlayRecord, where: str) -> None:

@@ -1,7 +1,8 @@
 """Every registered policy passes the policy checks (``simlab.testing.check_policy``), and the
 checks can fail: a policy that peeks at hidden cards or at a redeal's shuffle, one whose record
-does not replay, one that reads a global random generator and one that plays a seed two ways
-are each caught, with the policy, the game and the deal named."""
+does not replay, one that reads a global random generator, one that plays a seed two ways and
+one that draws from its rng while saying it is not stochastic are each caught, with the
+policy, the game and the deal named."""
 
 from __future__ import annotations
 
@@ -101,8 +102,19 @@ class Teleporter(Policy):
         return PlayRecord("lost", "gave_up", [Move("row0", "row0")], game.cards_home(state))
 
 
+class NoRepeat(Policy):
+    """Says a position came back after one move."""
+
+    name = "no_repeat"
+
+    def play(self, game, state, rng):
+        move = game.legal_moves(state)[0]
+        return PlayRecord("lost", "repeat", [move], game.cards_home(game.apply(state, move)))
+
+
 @pytest.mark.parametrize(("cheat", "message"), [(Boaster, "the record says won .* moves do not win"),
-                                                (Teleporter, r"move 0 row0->row0 of the record is not legal")])
+                                                (Teleporter, r"move 0 row0->row0 of the record is not legal"),
+                                                (NoRepeat, "ended 'repeat' on a position not seen before")])
 def test_a_record_that_does_not_replay_is_caught(cheat: type[Policy], message: str) -> None:
     with pytest.raises(AssertionError, match=f"beleaguered_castle deal 1: {message}"):
         check_policy(cheat, ["beleaguered_castle"], deals=(1,))
@@ -126,6 +138,26 @@ class GlobalRandom(Policy):
 def test_a_policy_that_reads_a_global_generator_is_caught(cheat: type[Policy]) -> None:
     with pytest.raises(AssertionError, match="changed with the global random state"):
         check_policy(cheat, "beleaguered_castle", deals=(1,))
+
+
+class Unannounced(Policy):
+    """Draws from its rng but keeps the default ``stochastic = False``: a ladder would play it once."""
+
+    name = "unannounced"
+
+    def choose(self, game, observation, moves, rng):
+        return moves[rng.integers(len(moves))]
+
+
+def test_a_policy_that_draws_from_rng_must_say_it_is_stochastic() -> None:
+    with pytest.raises(AssertionError, match="another rng seed gave another record, but the policy says it is "
+                                             "not stochastic"):
+        check_policy(Unannounced, "beleaguered_castle", deals=(1,))
+
+    class Announced(Unannounced):
+        stochastic = True
+
+    check_policy(Announced, "beleaguered_castle", deals=(1,))
 
 
 class Forgetful(Policy):

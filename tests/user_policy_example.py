@@ -16,6 +16,7 @@ class FoundationFirst(Policy):
     """Play a card home when possible, else a random move (or give up, if told to)."""
 
     name = "foundation_first"
+    stochastic = True  # its random moves come from ``rng``: another seed plays another game
     parameters = {
         "give_up": Param(bool, False, "stop when no card can go home"),
     }
