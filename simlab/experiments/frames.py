@@ -35,7 +35,7 @@ TRY_COLUMNS = ("game", "policy", "deal", "attempt", "verdict")
 
 
 def tries_frame(config: ExperimentConfig, store: ResultStore, extra: list[Cell]) -> pd.DataFrame:
-    """The stored extra tries ``extra`` (``try_cells``) of this config's deals:
+    """The stored extra tries ``extra`` (``cells.try_cells``) of this config's deals:
     game, the rung's own policy label, deal, attempt (>= 1) and verdict."""
     rows = store.rows([c.key for c in extra]) if extra else pd.DataFrame(columns=list(ROW_COLUMNS))
     rows = rows[rows["deal"].isin(set(config.deals))]

@@ -46,7 +46,7 @@ class ResultStore:
 
 
     Raises:
-        ConfigError: the file is not a sound simlab results database (``check_database``;
+        ConfigError: the file is not a sound simlab results database (``health.check_database``;
             nothing is written then).
     """
 
@@ -159,7 +159,7 @@ class ResultStore:
 def _create(path: Path) -> None:
     """Make a new, empty results database at ``path`` in one step: built beside it and
     renamed into place, so a run stopped at any moment leaves no file or a whole one
-    (never an empty or half-made ``results.sqlite``, which ``check_database`` refuses)."""
+    (never an empty or half-made ``results.sqlite``, which ``health.check_database`` refuses)."""
     partial = path.with_name(path.name + ".new")
     partial.unlink(missing_ok=True)  # left by a run stopped while making it
     try:
