@@ -16,14 +16,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"run one section: {', '.join(SECTIONS)}")
     args = parser.parse_args(argv)
     for name in [args.only] if args.only else SECTIONS:
-        module_name = f"benchmarks.{name}"
-        try:
-            section = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name != module_name:
-                raise
-            print(f"== {name}: not available yet ({module_name} does not exist)\n")
-            continue
+        section = importlib.import_module(f"benchmarks.{name}")
         print(f"== {name}")
         section.run()
         print()

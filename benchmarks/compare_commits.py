@@ -94,7 +94,7 @@ def cases() -> dict[str, dict[str, Any]]:
 
 def play_chunk(case: dict[str, Any], deals: list[int]) -> list[dict[str, Any]]:
     """The records of ``deals`` under every policy of ``case`` (imports the checkout's simlab)."""
-    from simlab import make_game, make_policy, play_deal  # noqa: PLC0415  (the checkout's, in a worker)
+    from simlab import make_game, make_policy, play_deal  # the checkout's, in a worker
 
     game = make_game(case["game"], **case["params"])
     rows = []
@@ -112,9 +112,9 @@ def play_chunk(case: dict[str, Any], deals: list[int]) -> list[dict[str, Any]]:
 
 def fingerprint(case_name: str, out: Path, jobs: int, limit: int) -> None:
     """Play one case in this process's checkout and write its records, sorted, to ``out``."""
-    from joblib import Parallel, delayed  # noqa: PLC0415  (only in the checkout's process)
+    from joblib import Parallel, delayed  # only in the checkout's process
 
-    import simlab  # noqa: PLC0415  (the checkout's)
+    import simlab  # the checkout's
 
     if not Path(simlab.__file__).resolve().is_relative_to(Path.cwd().resolve()):
         raise SystemExit(f"simlab comes from {simlab.__file__}, not from the checkout {Path.cwd()}")

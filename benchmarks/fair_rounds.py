@@ -28,10 +28,10 @@ import sys
 import time
 
 import numpy as np
-from scipy.stats import binomtest
 
 from benchmarks.solver import RESULTS_DIR, _quantile, new_results_file
 from simlab import make_game
+from simlab.experiments.stats import mcnemar_exact
 from simlab.play import deal_rng
 from simlab.policies.catalog import make_policy
 
@@ -54,8 +54,7 @@ def mcnemar(first: dict[int, bool], second: dict[int, bool]) -> tuple[int, int, 
     deals = first.keys() & second.keys()
     b = sum(first[d] and not second[d] for d in deals)
     c = sum(second[d] and not first[d] for d in deals)
-    p = binomtest(b, b + c, 0.5).pvalue if b + c else 1.0
-    return b, c, float(p)
+    return b, c, mcnemar_exact(b, c)
 
 
 def report(rows: list[dict]) -> None:

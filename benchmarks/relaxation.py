@@ -31,6 +31,7 @@ import statistics
 import time
 
 from simlab import make_game
+from simlab.experiments.stats import wilson_interval
 from simlab.play import deal_rng
 from simlab.policies.catalog import make_policy
 from simlab.solver.relaxation import DEFAULT_FINAL_BUDGET, DEFAULT_FINAL_SAMPLES, DEFAULT_SAMPLES
@@ -48,14 +49,6 @@ GAMES = (
     ("trefoil", "trefoil", {}),
 )
 CHOSEN = os.environ.get("SIMLAB_BENCH_RELAX_GAMES", "la_belle_lucie,trefoil").split(",")
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson 95% interval of ``wins`` out of ``n``."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def mean_interval(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
@@ -102,7 +95,7 @@ def summary(label: str, rows: list[dict], players: list[str]) -> None:
           f"mean {statistics.fmean(cpu):.2f} median {statistics.median(cpu):.2f} max {max(cpu):.1f}")
     for name in players:
         wins = sum(row[name] for row in rows)
-        lower, upper = wilson(wins, n)
+        lower, upper = wilson_interval(wins, n)
         print(f"   {name}: {wins}/{n} = {100 * wins / n:.1f}% (95% {100 * lower:.1f}-{100 * upper:.1f}), "
               f"CPU-s per deal {statistics.fmean(row[name + ' cpu'] for row in rows):.2f}; "
               f"bracket width {100 * (high - lower):.1f} points")

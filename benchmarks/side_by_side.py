@@ -42,8 +42,8 @@ def tiny_cost(result) -> int:
 
 def serve() -> None:
     """Answer requests read from stdin, one JSON line each, with one JSON line each."""
-    from simlab import make_game  # noqa: PLC0415  (the checkout's)
-    from simlab.solver import solve  # noqa: PLC0415
+    from simlab import make_game  # the checkout's
+    from simlab.solver import solve
 
     games = {}
     for line in sys.stdin:
@@ -72,7 +72,7 @@ class Worker:
     """A process serving requests in one commit's checkout."""
 
     def __init__(self, sha: str) -> None:
-        from benchmarks.compare_commits import OUT, checkout  # noqa: PLC0415  (not in a checkout's worker)
+        from benchmarks.compare_commits import OUT, checkout  # not in a checkout's worker
 
         tree = checkout(sha)
         env = dict(os.environ, PYTHONPATH=f"{tree}", NUMBA_CACHE_DIR=str(OUT / "numba" / sha[:12]))
@@ -87,7 +87,7 @@ class Worker:
 
 def measure(commits: list[str], games: list[str], deals: list[int], budget: int, tiny_repeats: int,
             rounds: int) -> None:
-    from benchmarks.compare_commits import resolve  # noqa: PLC0415  (not in a checkout's worker)
+    from benchmarks.compare_commits import resolve  # not in a checkout's worker
 
     shas = [resolve(commit) for commit in commits]
     workers = [Worker(sha) for sha in shas]

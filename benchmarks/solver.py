@@ -175,7 +175,7 @@ def fcsolve_line(game: Game, state: State, output: str) -> list[tuple[str, str]]
         moves.append(move)
         try:
             current = game.apply(current, move)
-        except Exception:  # an illegal move under simlab's rules: report, do not crash
+        except Exception:  # noqa: BLE001  (an illegal move under simlab's rules: report, do not crash)
             return moves
     return moves
 
@@ -337,7 +337,7 @@ def retry(rows: list[dict], path: Path) -> None:
         return
     try:
         retried, maxrss_kb = retry_in_child(rows[0]["game"], unknown)
-    except Exception as error:  # the child died (out of memory, killed): this game's retries only
+    except Exception as error:  # noqa: BLE001  (the child died: this game's retries only)
         print(f"   retried  FAILED ({type(error).__name__}: {error}): deals {unknown} were not solved again")
         return
     write_retries(path, retried)

@@ -84,7 +84,7 @@ def load_results(folder: str | Path) -> pd.DataFrame:
     Raises:
         ConfigError: the folder holds no per-deal table simlab wrote (the message names the file).
     """
-    from simlab.experiments.store import read_deals  # when called: see the module docstring
+    from simlab.experiments.frames import read_deals  # when called: see the module docstring
 
     return read_deals(Path(folder))
 

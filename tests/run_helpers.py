@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from simlab.experiments.store import DATABASE_NAME
+from simlab.experiments.schema import DATABASE_NAME
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent

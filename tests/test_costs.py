@@ -13,8 +13,9 @@ from run_helpers import SEQUENTIAL, config
 
 import simlab
 from simlab.experiments import costs
+from simlab.experiments.cells import cells_of
 from simlab.experiments.config import config_from_dict, load_config
-from simlab.experiments.store import ResultStore, cells_of
+from simlab.experiments.store import ResultStore
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -14,9 +14,11 @@ import simlab
 from simlab import make_game
 from simlab.engine.game import Game, Move, State
 from simlab.engine.layout import Layout
+from simlab.experiments.frames import typed_deals
 from simlab.experiments.rebuild import rebuild
 from simlab.experiments.recover import recover
-from simlab.experiments.store import DATABASE_NAME, ResultStore, typed_deals
+from simlab.experiments.schema import DATABASE_NAME
+from simlab.experiments.store import ResultStore
 from simlab.solver import critical as critical_module
 from simlab.solver import solve
 from simlab.solver.critical import CriticalDecisions, critical_decisions, probe_table_bits

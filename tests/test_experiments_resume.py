@@ -17,8 +17,8 @@ from experiment_helpers import tables_without_timing
 from run_helpers import stored_rows
 
 from simlab.experiments.config import load_config
+from simlab.experiments.frames import typed_deals
 from simlab.experiments.runner import run_experiment
-from simlab.experiments.store import typed_deals
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent

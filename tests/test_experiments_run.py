@@ -18,8 +18,10 @@ import pytest
 import simlab
 from simlab.experiments import commands
 from simlab.experiments.config import config_from_dict
+from simlab.experiments.frames import TIMING_COLUMNS, typed_deals
 from simlab.experiments.runner import run_experiment
-from simlab.experiments.store import DATABASE_NAME, TIMING_COLUMNS, ResultStore, typed_deals
+from simlab.experiments.schema import DATABASE_NAME
+from simlab.experiments.store import ResultStore
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from simlab.experiments.cells import Cell, information_label
 from simlab.experiments.config import Component
-from simlab.experiments.store import Cell, information_label
 from simlab.experiments.tables import summarize
 
 

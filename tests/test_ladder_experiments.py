@@ -21,6 +21,7 @@ from simlab.errors import ConfigError
 from simlab.experiments import commands
 from simlab.experiments.config import Ladder, config_from_dict
 from simlab.experiments.deal_lists import LINE_KEYS, DealQuery, default_levels, write_lines
+from simlab.experiments.frames import TIMING_COLUMNS
 from simlab.experiments.ladder import (
     DEFAULT_LADDER,
     PERFECT_ONLY,
@@ -31,7 +32,7 @@ from simlab.experiments.ladder import (
     difficulty_column,
 )
 from simlab.experiments.rebuild import rebuild
-from simlab.experiments.store import DATABASE_NAME, TIMING_COLUMNS
+from simlab.experiments.schema import DATABASE_NAME
 from simlab.games import make_game
 from simlab.play import deal_rng
 from simlab.policies import make_policy

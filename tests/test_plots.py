@@ -16,9 +16,9 @@ from matplotlib.transforms import Bbox
 
 from simlab.experiments import plots
 from simlab.experiments.config import Ladder, config_from_dict
+from simlab.experiments.frames import DEAL_COLUMNS, TRY_COLUMNS
 from simlab.experiments.ladder import difficulty_column, difficulty_table, skill_curve
 from simlab.experiments.report import game_cards, write_reports
-from simlab.experiments.store import DEAL_COLUMNS, TRY_COLUMNS
 from simlab.experiments.tables import summarize
 
 matplotlib.use("Agg")

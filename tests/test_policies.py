@@ -80,10 +80,10 @@ def test_another_seed_changes_the_random_moves(policy_name):
 def test_play_leaves_global_random_state_alone(policy_name):
     game = make_game("siegecraft")
     policy = make_policy(policy_name)
-    python_state, numpy_state = random.getstate(), np.random.get_state()
+    python_state, numpy_state = random.getstate(), np.random.get_state()  # noqa: NPY002  (on purpose)
     records = [play_deal(game, policy, deal) for deal in DEALS]
     assert random.getstate() == python_state
-    after = np.random.get_state()
+    after = np.random.get_state()  # noqa: NPY002  (on purpose)
     assert after[0] == numpy_state[0] and np.array_equal(after[1], numpy_state[1])
     assert after[2:] == numpy_state[2:]
     # And the other way round: poisoning the global generators changes nothing.

@@ -89,9 +89,10 @@ def watched(tmp_path: Path, stream: io.StringIO, monkeypatch: pytest.MonkeyPatch
             workers: int = 1) -> tuple[Any, list[float]]:
     """A ``Progress`` of 12 deals (one cell, chunks of 3) writing to ``stream``, its clock
     ``clock[0]`` seconds (set by the test)."""
+    from simlab.experiments.cells import cells_of
     from simlab.experiments.config import config_from_dict
     from simlab.experiments.runner import plan
-    from simlab.experiments.store import ResultStore, cells_of
+    from simlab.experiments.store import ResultStore
 
     clock = [0.0]
     monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])

@@ -30,8 +30,8 @@ from pysolfc_fans import after_move, lucie_deal, redeal, shuffled_pack, trefoil_
 
 from simlab import make_game, solve
 from simlab.deals import chance_tape
+from simlab.experiments.cells import Cell, information_label
 from simlab.experiments.config import Component
-from simlab.experiments.store import Cell, information_label
 
 REDEAL = ("redeal", "rows")
 TAPE_LENGTH = 102  # two shuffles of up to 52 cards

@@ -15,8 +15,9 @@ import pytest
 from run_helpers import ENV, SEQUENTIAL, SIMLAB, config, folder_state, run_here, simlab, write_config
 
 from simlab.experiments import commands
-from simlab.experiments.store import _SCHEMA as SCHEMA
-from simlab.experiments.store import ResultStore, check_database
+from simlab.experiments.health import check_database
+from simlab.experiments.schema import SCHEMA
+from simlab.experiments.store import ResultStore
 
 DATABASE = "results.sqlite"
 

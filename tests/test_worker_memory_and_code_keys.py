@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 from run_helpers import SEQUENTIAL, config, folder_state, run_here, simlab, stored_rows, write_config
 
+from simlab.experiments.cells import cells_of
 from simlab.experiments.config import config_from_dict
 from simlab.experiments.pool import AUTO_FLOOR_MIB, MIB, memory_cap
 from simlab.experiments.sources import source_digest, user_dependencies
-from simlab.experiments.store import cells_of
 
 LEAKY = '''\
 """A user policy that leaks: on a ``rate`` share of deals (the deal's generator decides) it keeps

@@ -292,7 +292,7 @@ def parse_yaml(text: str, source: str) -> Any:
     """The YAML document, its size after alias expansion checked before it is built."""
     try:
         _check_nesting(text, source)  # first: the composer recurses once per level (and slowly)
-        node = yaml.compose(text, Loader=_StrictLoader)  # noqa: S506  (a SafeLoader subclass)
+        node = yaml.compose(text, Loader=_StrictLoader)  # _StrictLoader: a SafeLoader subclass
         _check_expansion(node, source)
         loader = _StrictLoader(text)
         try:
@@ -337,7 +337,7 @@ def _check_nesting(text: str, source: str) -> None:
     (no recursion) and stopped at the first level too deep: 2 KB nested 1,000 deep was a
     ``RecursionError``."""
     depth = 0
-    for event in yaml.parse(text, Loader=_StrictLoader):  # noqa: S506  (a SafeLoader subclass)
+    for event in yaml.parse(text, Loader=_StrictLoader):  # _StrictLoader: a SafeLoader subclass
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             depth += 1
             if depth > MAX_CONFIG_DEPTH:

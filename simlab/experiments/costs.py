@@ -30,8 +30,10 @@ from typing import Any, Iterable, Mapping
 
 import pandas as pd
 
+from simlab.experiments.cells import Cell
 from simlab.experiments.report import MANIFEST
-from simlab.experiments.store import DATABASE_NAME, Cell, ResultStore
+from simlab.experiments.schema import DATABASE_NAME
+from simlab.experiments.store import ResultStore
 from simlab.version import __version__
 
 COSTS_FILE = Path(__file__).with_name("costs.csv")

@@ -4,7 +4,7 @@
 ``summary.csv``, ...), each replacing a file of that name. So it writes only into
 
 - a folder simlab made: it holds the marker ``MARKER`` (written by every run), the
-  results database (a folder of a simlab that wrote no marker; ``store.check_database``
+  results database (a folder of a simlab that wrote no marker; ``health.check_database``
   then refuses a database that is not simlab's, as before), or the manifest of an
   earlier simlab's report; or one holding only files a stopped run leaves (the lock,
   a half-made database); or an empty or new folder;
@@ -23,7 +23,7 @@ from pathlib import Path
 from simlab.errors import ConfigError
 from simlab.experiments.lock import LOCK_NAME
 from simlab.experiments.report import MANIFEST
-from simlab.experiments.store import DATABASE_NAME
+from simlab.experiments.schema import DATABASE_NAME
 
 MARKER = ".simlab-results"
 MARKER_TEXT = ("This folder holds the results of a simlab experiment (simlab run). simlab writes only into a\n"

@@ -3,7 +3,7 @@
 A config's ``ladder`` (``config.Ladder``) orders some of its policies from the
 weakest to the strongest (the *rungs*) and names the policy that stands for
 perfect play (the solver). From the per-deal table (and the extra tries of
-stochastic rungs, ``store.tries_frame``) this module computes:
+stochastic rungs, ``frames.tries_frame``) this module computes:
 
 - the **difficulty** of a deal: the weakest rung that wins it (in any of its
   tries), else ``perfect play only`` (the perfect policy won it), ``unwinnable``

@@ -22,8 +22,9 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
+from simlab.experiments.cells import Cell
 from simlab.experiments.config import ExperimentConfig
-from simlab.experiments.store import Cell, ResultStore
+from simlab.experiments.store import ResultStore
 from simlab.experiments.worker import ChunkTask
 from simlab.policies.record import UNKNOWN, WON
 

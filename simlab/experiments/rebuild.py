@@ -10,20 +10,14 @@ from typing import Any
 import pandas as pd
 
 from simlab.errors import ConfigError
+from simlab.experiments.cells import cell_records, readable_cells, stored_cells, try_cells
 from simlab.experiments.config import config_from_dict, load_config
+from simlab.experiments.frames import deals_frame, tries_frame
 from simlab.experiments.lock import folder_lock
 from simlab.experiments.report import MANIFEST, RESOLVED_CONFIG, build_manifest, write_reports
+from simlab.experiments.schema import DATABASE_NAME
 from simlab.experiments.space import disk_full_is_bad_input
-from simlab.experiments.store import (
-    DATABASE_NAME,
-    ResultStore,
-    cell_records,
-    deals_frame,
-    readable_cells,
-    stored_cells,
-    tries_frame,
-    try_cells,
-)
+from simlab.experiments.store import ResultStore
 
 
 def rebuild(folder: Path) -> dict[str, pd.DataFrame]:

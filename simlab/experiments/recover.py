@@ -21,21 +21,13 @@ from typing import Any, NamedTuple
 import pandas as pd
 
 from simlab.errors import ConfigError
+from simlab.experiments.frames import DEALS_CSV, KEY_COLUMN, typed_deals
+from simlab.experiments.health import FOREIGN, database_problem
 from simlab.experiments.lock import folder_lock
 from simlab.experiments.report import MANIFEST
+from simlab.experiments.schema import DATABASE_NAME, OPTIONAL_COLUMNS, ROW_COLUMNS
 from simlab.experiments.space import disk_full_is_bad_input
-from simlab.experiments.store import (
-    DATABASE_NAME,
-    DEALS_CSV,
-    FOREIGN,
-    KEY_COLUMN,
-    OPTIONAL_COLUMNS,
-    ROW_COLUMNS,
-    ResultStore,
-    database_problem,
-    now,
-    typed_deals,
-)
+from simlab.experiments.store import ResultStore, now
 
 SIDE_FILES = ("", "-wal", "-shm")  # the database and SQLite's files beside it
 

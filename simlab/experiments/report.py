@@ -17,15 +17,15 @@ from typing import Any
 import pandas as pd
 
 from simlab.experiments.config import ExperimentConfig
+from simlab.experiments.frames import KEY_COLUMN
 from simlab.experiments.ladder import difficulty_column, difficulty_table, skill_curve
 from simlab.experiments.markdown import report_markdown
 from simlab.experiments.plots import policy_names, save_figures
-from simlab.experiments.store import KEY_COLUMN
 from simlab.experiments.tables import brackets_table, claims_table, comparisons_table, players, summarize
 from simlab.games import make_game
 from simlab.version import __version__
 
-# Files of an output folder besides the database (``store.DATABASE_NAME``), the
+# Files of an output folder besides the database (``schema.DATABASE_NAME``), the
 # tables and the figures.
 RESOLVED_CONFIG = "config.resolved.yaml"  # the config as run, written by the runner
 MANIFEST = "manifest.json"
@@ -80,11 +80,11 @@ def write_reports(folder: Path, config: ExperimentConfig, frame: pd.DataFrame,
                   cells: list[dict[str, Any]] | None = None) -> dict[str, pd.DataFrame]:
     """Write deals/summary/claims/comparisons CSVs, figures, errors, manifest and report.md;
     with a ladder also the ``difficulty`` column of ``deals.csv``, ``difficulty.csv`` and
-    ``skill_curve.csv`` (``tries``: the stored extra tries, ``store.tries_frame``).
+    ``skill_curve.csv`` (``tries``: the stored extra tries, ``frames.tries_frame``).
 
-    ``cells`` (``store.cell_records``: key, labels, information, identity of each cell
+    ``cells`` (``cells.cell_records``: key, labels, information, identity of each cell
     of ``frame``) go into the manifest, and each row's key into ``deals.csv``'s last
-    column (``store.KEY_COLUMN``): what ``simlab recover`` needs to file a row under
+    column (``frames.KEY_COLUMN``): what ``simlab recover`` needs to file a row under
     the key it was played with.
 
     Returns:
@@ -120,7 +120,7 @@ def game_cards(config: ExperimentConfig) -> dict[str, int]:
 
 
 def with_keys(deals: pd.DataFrame, cells: list[dict[str, Any]]) -> pd.DataFrame:
-    """``deals`` with each row's cell key as its last column (``store.KEY_COLUMN``)."""
+    """``deals`` with each row's cell key as its last column (``frames.KEY_COLUMN``)."""
     keys = {(c["game"], c["policy"]): c["key"] for c in cells}
     return deals.assign(**{KEY_COLUMN: [keys[pair] for pair in zip(deals["game"], deals["policy"])]})
 

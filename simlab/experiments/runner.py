@@ -27,24 +27,17 @@ from joblib import Parallel, delayed, parallel_config
 from simlab import numba_cache
 from simlab.errors import ConfigError
 from simlab.experiments import costs
+from simlab.experiments.cells import Cell, cell_records, cells_of, try_cells
 from simlab.experiments.config import Execution, ExperimentConfig
 from simlab.experiments.folders import check_inside_root, check_simlab_folder, mark
+from simlab.experiments.frames import deals_frame, tries_frame
 from simlab.experiments.history import cell_lines, config_changes
 from simlab.experiments.lock import folder_lock
 from simlab.experiments.pool import SupervisedPool, memory_cap
 from simlab.experiments.progress import Progress
 from simlab.experiments.report import RESOLVED_CONFIG, build_manifest, write_reports
 from simlab.experiments.space import disk_full_is_bad_input, out_of_space
-from simlab.experiments.store import (
-    Cell,
-    ResultStore,
-    cell_records,
-    cells_of,
-    deals_frame,
-    now,
-    tries_frame,
-    try_cells,
-)
+from simlab.experiments.store import ResultStore, now
 from simlab.experiments.worker import ERROR, WORKER_DIED, ChunkTask, failure_row, play_chunk
 from simlab.policies.catalog import policy_class
 
@@ -59,7 +52,7 @@ class RunOutcome(NamedTuple):
 
     Attributes:
         folder: the output folder.
-        frame: the per-deal table (``store.DEAL_COLUMNS``).
+        frame: the per-deal table (``frames.DEAL_COLUMNS``).
         played: deals played by this run (the rest were already stored).
         failed: deals of the experiment whose policy raised.
     """
@@ -133,7 +126,7 @@ def record_config(config: ExperimentConfig, cells: list[Cell], store: ResultStor
     last = configs[-1] if configs else None
     if last is not None and last["config"] == config.to_dict() and last["cells"] == records:
         return configs
-    # a ladder's extra tries (``store.try_cells``) follow their cell: leave them out of the story
+    # a ladder's extra tries (``cells.try_cells``) follow their cell: leave them out of the story
     known = {key: identity for key, identity in store.cell_identities().items() if "try" not in identity}
     counts = store.deal_counts()
     if known:  # a rerun: what changed, and what it means for the stored deals

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from simlab.errors import ConfigError
-from simlab.experiments.store import DATABASE_NAME
+from simlab.experiments.schema import DATABASE_NAME
 
 NO_SPACE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 

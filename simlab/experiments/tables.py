@@ -17,7 +17,7 @@ from simlab.experiments import resolutions, stats
 from simlab.experiments.config import Claim
 
 WON, LOST, UNKNOWN, ERROR = "won", "lost", "unknown", "error"
-# Labels of ``store.information_label`` (not imported: tables read only the per-deal frame).
+# Labels of ``cells.information_label`` (not imported: tables read only the per-deal frame).
 THOUGHTFUL, FAIR, RELAXATION = "thoughtful", "fair", "relaxation"
 
 
@@ -101,7 +101,7 @@ def _bound_row(game: str, policy: str, group: pd.DataFrame, level: float) -> dic
 
 
 def _information(group: pd.DataFrame) -> str:
-    """The cell's ``open`` / ``thoughtful`` / ``fair`` label (``store.information_label``)."""
+    """The cell's ``open`` / ``thoughtful`` / ``fair`` label (``cells.information_label``)."""
     labels = group["information"].unique() if "information" in group else []
     return str(labels[0]) if len(labels) == 1 else ""
 
