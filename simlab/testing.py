@@ -317,3 +317,80 @@ def _check_pickling(game: Game, state: State) -> None:
     view = game.observe(state)
     assert pickle.loads(pickle.dumps(view)) == view, f"{game.name}: an observation differs after pickling"
 
+
+# --- the search plans' golden file: ``python -m simlab.testing plans [--write]`` ---------------
+#
+# Every registered game's search plan (``simlab.solver.plan``), and those of the rule sets
+# ``benchmarks/compare_commits.py`` plays, in words: ``tests/golden/search_plans.txt``
+# pins them (``tests/test_search_plans.py``), so a change to any plan shows as a reviewed
+# diff. After a change that alters a plan on purpose: ``python -m simlab.testing plans --write``.
+
+GOLDEN_PLANS = "tests/golden/search_plans.txt"  # in a checkout, from its root
+# The rule sets beyond each game's defaults whose plans the golden file pins (the commit
+# comparison's; ``tests/test_search_plans.py`` checks that it plays no other).
+PLAN_RULE_SETS: tuple[tuple[str, dict], ...] = (
+    ("citadel", {"deal": "hoyle"}),
+    ("chessboard", {"tableau_wrap": False}),
+    ("fan", {"deal": "round_robin", "foundation_return": True}),
+    ("la_belle_lucie", {"draw": True}),
+    ("trefoil", {"draw": True}),
+    ("fan", {"foundation_return": False}),
+    ("la_belle_lucie", {"foundation_return": True}),
+    ("trefoil", {"foundation_return": True}),
+    ("windmill", {"reversed": True}),
+    ("windmill", {"transfer": "strict"}),
+    ("windmill", {"transfer": "none"}),
+    ("windmill", {"centre_to_king": False}),
+    ("windmill", {"redeals": 1}),
+    ("windmill", {"redeals": 2}),
+    ("windmill", {"welford": True}),
+)
+
+
+def all_plans() -> list:
+    """The ``SearchPlan`` of every registered game with its defaults (by name), then of
+    each of ``PLAN_RULE_SETS`` not seen yet, in that order."""
+    # imported here: ``check_game`` and ``check_policy`` need neither the registry nor the solver
+    from simlab.games import GAMES, make_game  # noqa: PLC0415
+    from simlab.solver.plan import plan_for  # noqa: PLC0415
+
+    plans = {}
+    for name, params in [(name, {}) for name in sorted(GAMES)] + list(PLAN_RULE_SETS):
+        plan = plan_for(make_game(name, **params))
+        plans.setdefault(plan.game, plan)
+    return list(plans.values())
+
+
+def plans_text() -> str:
+    """The golden file's text: each plan's ``explain`` lines, a blank line after each."""
+    return "".join("\n".join(plan.explain()) + "\n\n" for plan in all_plans())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m simlab.testing plans``: print every plan (``all_plans``); with
+    ``--write``, write them to the golden file (``GOLDEN_PLANS``, or the path given)."""
+    import argparse  # noqa: PLC0415  (only the command needs it)
+    import sys  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(prog="python -m simlab.testing", description="simlab's test helpers")
+    commands = parser.add_subparsers(dest="command", required=True)
+    plans = commands.add_parser("plans", help="the search plan of every game, as pinned in " + GOLDEN_PLANS)
+    plans.add_argument("--write", nargs="?", const=GOLDEN_PLANS, metavar="PATH", type=Path,
+                       help=f"write them to the golden file (default {GOLDEN_PLANS}) instead of printing")
+    args = parser.parse_args(argv)
+    text = plans_text()
+    if args.write is None:
+        sys.stdout.write(text)
+        return 0
+    path = Path(args.write)
+    if not path.parent.is_dir():
+        parser.exit(2, f"python -m simlab.testing: {path.parent} is not a folder: run from the checkout's root "
+                       "or give the golden file's path\n")
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -203,6 +203,19 @@ def test_is_stochastic_follows_the_parameters():
     assert make_policy("solver", mode="fair").is_stochastic()
 
 
+def test_fair_solver_is_stochastic_only_where_it_samples():
+    """Fair mode in an open game is the plain solve: it reads no random number, so a
+    ladder must not replay that rung ``tries`` times for identical records."""
+    fair = make_policy("solver", mode="fair", budget=3000)
+    for name in ("beleaguered_castle", "fortress"):
+        game = make_game(name)
+        assert not fair.is_stochastic(game), name
+        state = game.initial_state(2)
+        assert fair.play(game, state, deal_rng(2, 0, "a")) == fair.play(game, state, deal_rng(2, 0, "b"))
+    assert fair.is_stochastic(make_game("la_belle_lucie"))  # shuffles of its own at each redeal
+    assert fair.is_stochastic(make_game("windmill"))  # samples the face-down stock
+
+
 # ----- every game, replayed through the engine ------------------------------------------
 
 PLAYERS = [("tap", {"random_tap": 0.2}), ("greedy", {"play_on": True})]

@@ -74,9 +74,7 @@ def test_a_real_loss_is_confirmed_with_as_many_positions() -> None:
 
 
 def test_the_check_keys_are_independent_and_use_every_bit() -> None:
-    rules = make_game("beleaguered_castle").rules
-    assert kernel.check_zobrist(rules) is kernel.CHECK_ZOBRIST
+    assert plan_for(make_game("beleaguered_castle")).check_zobrist is kernel.CHECK_ZOBRIST
     assert not np.any(kernel.CHECK_ZOBRIST == kernel.ZOBRIST)
     assert np.any(kernel.CHECK_ZOBRIST >> np.uint64(63))  # the first keys are drawn below 2**63
-    ranks = kernel.check_zobrist(make_game("streets_and_alleys").rules)
-    assert ranks is kernel.CHECK_ZOBRIST or ranks is kernel.RANK_CHECK_ZOBRIST
+    assert plan_for(make_game("windmill")).check_zobrist is kernel.RANK_CHECK_ZOBRIST  # rules read ranks only

@@ -23,6 +23,7 @@ from simlab.engine.layout import (
     ROWS_ALIKE,
     ROWS_ORDERED,
 )
+from simlab.solver.plan import PLAN_RETURNS, plan_for
 from simlab.solver.search import (
     MAX_BRANCHING,
     ORDER_GUIDED,
@@ -45,7 +46,7 @@ def moves_in_order(game, state: State, order: int, seed: int, work: Workspace | 
     card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
     key = np.uint64(start_tracking(rules, array, kernel.ZOBRIST, pile_hashes, card_piles))
     out = np.empty(MAX_BRANCHING, dtype=np.int32)
-    work = new_workspace(rules) if work is None else work
+    work = new_workspace(rules, plan_for(game).array[PLAN_RETURNS]) if work is None else work
     count = ordered_moves(rules, array, -1, work, out, 0, order, seed, key, card_piles)
     return [int(code) for code in out[:count]]
 
@@ -78,10 +79,10 @@ def test_every_order_searches_the_same_moves(game_name: str) -> None:
     assert len(positions) >= 200
 
 
-def dirty_workspace(rules, value: float) -> Workspace:
+def dirty_workspace(game, value: float) -> Workspace:
     """A ``Workspace`` whose every slot holds ``value``, as one reused or freshly allocated
     (``np.empty``) may hold anything."""
-    work = new_workspace(rules)
+    work = new_workspace(game.rules, plan_for(game).array[PLAN_RETURNS])
     for array in (work.legal, work.scores, work.whole, work.below_top, work.relaxation):
         array[:] = value
     return work
@@ -120,7 +121,7 @@ def test_the_orders_read_only_the_position_even_a_card_back_from_a_foundation(ga
     assert len(positions) >= 20
     for state in positions:
         for order in (ORDER_GUIDED, ORDER_JITTERED):
-            orders = {tuple(moves_in_order(game, state, order, 5, dirty_workspace(game.rules, value)))
+            orders = {tuple(moves_in_order(game, state, order, 5, dirty_workspace(game, value)))
                       for value in (-1e9, 0.0, 1e9)}
             assert len(orders) == 1, game.piles(state)
 

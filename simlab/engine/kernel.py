@@ -75,7 +75,6 @@ from simlab.engine.layout import (
     SUIT_ALTERNATE,
     SUIT_BITS,
     SUIT_SAME,
-    SUITS_MATTER,
     WASTE_PILE,
     WRAP,
 )
@@ -95,13 +94,9 @@ def _zobrist_table() -> np.ndarray:
 ZOBRIST = _zobrist_table()
 # The same keys by rank only (card c keyed as card c % 13): for games whose
 # rules never read a suit (``SUITS_MATTER`` 0), positions alike up to the suits
-# and decks of their cards hash alike, and the solver searches one of them.
+# and decks of their cards hash alike, and the solver searches one of them
+# (``simlab.solver.plan.SearchPlan.zobrist`` chooses).
 RANK_ZOBRIST = ZOBRIST[np.arange(MAX_CARDS) % 13].copy()
-
-
-def search_zobrist(rules: np.ndarray) -> np.ndarray:
-    """The keys the solver hashes positions of ``rules`` with."""
-    return ZOBRIST if rules[SUITS_MATTER] else RANK_ZOBRIST
 
 
 # A second set of keys, drawn independently of ``ZOBRIST`` (another seed) over
@@ -112,11 +107,6 @@ CHECK_ZOBRIST = np.random.Generator(np.random.PCG64(20261202)).integers(
     1, 2**64 - 1, size=(MAX_CARDS, MAX_POSITIONS), dtype=np.uint64, endpoint=True
 )
 RANK_CHECK_ZOBRIST = CHECK_ZOBRIST[np.arange(MAX_CARDS) % 13].copy()
-
-
-def check_zobrist(rules: np.ndarray) -> np.ndarray:
-    """``search_zobrist``'s independent counterpart, for confirming a loss."""
-    return CHECK_ZOBRIST if rules[SUITS_MATTER] else RANK_CHECK_ZOBRIST
 
 
 @allocation_free

@@ -16,6 +16,7 @@ from simlab.policies.record import PlayRecord
 from simlab.solver import SolverError, solve
 from simlab.solver.critical import critical_decisions
 from simlab.solver.limits import BUDGET, TABLE_BITS
+from simlab.solver.plan import plan_for
 from simlab.solver.replay import replay
 from simlab.solver.sampling import Effort, plays_by_sampling
 
@@ -67,10 +68,21 @@ class SolverPolicy(Policy):
         """Thoughtful mode reads the deal's future shuffles and hidden cards; fair mode does not."""
         return self.params.get("mode", "thoughtful") == "thoughtful"
 
+    def fair_method(self, game: Game) -> str:
+        """How this mode plays ``game``: "solve" (thoughtful mode, or fair mode where the
+        search plan's solver sees only what a player sees: the same search), "sampled"
+        (fair mode, hidden cards: ``simlab.policies.fair_hidden``) or "rounds" (fair
+        mode, shuffles to come: ``simlab.policies.fair_rounds``)."""
+        if self.params.get("mode", "thoughtful") != "fair" or plan_for(game).information == "open":
+            return "solve"
+        return "sampled" if game.has_hidden_cards else "rounds"
+
     def is_stochastic(self, game: Game | None = None) -> bool:
-        """Fair mode samples shuffles or stock orders from ``rng`` (in games that hide
-        something); thoughtful mode never reads it."""
-        return self.params.get("mode", "thoughtful") == "fair"
+        """Fair mode samples shuffles or stock orders from ``rng`` in a game that hides
+        something (any game may, when none is named); the plain solve never reads it."""
+        if game is None:
+            return self.params.get("mode", "thoughtful") == "fair"
+        return self.fair_method(game) != "solve"
 
     def unused_parameters(self, game: Game) -> dict[str, str]:
         """Fair mode's parameters where it plays no fair game (thoughtful mode, or a game
@@ -78,10 +90,11 @@ class SolverPolicy(Policy):
         fair = ("samples", "sample_budget", "completion_budget", "cross_checks")
         if self.params.get("mode", "thoughtful") != "fair":
             return {key: "it is used only in mode 'fair'" for key in fair}
-        if not (game.has_hidden_cards or game.has_chance):
+        method = self.fair_method(game)
+        if method == "solve":
             return {key: f"game '{game.name}' hides nothing, so mode 'fair' is the thoughtful search"
                     for key in fair}
-        if game.has_hidden_cards:
+        if method == "sampled":
             return {"sample_budget": f"it is used where a redeal shuffles, not where cards are hidden "
                                      f"('{game.name}': completion_budget)"}
         return {key: f"it is used where cards are hidden, not where a redeal shuffles ('{game.name}')"
@@ -90,12 +103,12 @@ class SolverPolicy(Policy):
     def proves_losses(self, game: Game) -> bool:
         """Its lost is an exhaustive search's, except in fair mode where cards are hidden or
         shuffled: a fair player then loses games a search could not prove lost."""
-        return self.params.get("mode", "thoughtful") != "fair" or not (game.has_hidden_cards or game.has_chance)
+        return self.fair_method(game) == "solve"
 
     def cannot_play(self, game: Game) -> str | None:
         """Fair mode in a game that both hides cards and shuffles at a redeal: it samples
         one or plays out the other, never both (``_play`` would raise on every deal)."""
-        if self.params.get("mode") == "fair" and game.has_hidden_cards and not plays_by_sampling(game):
+        if self.fair_method(game) == "sampled" and not plays_by_sampling(game):
             return ("mode 'fair' cannot play a game that both hides cards and shuffles at a redeal (it "
                     "would have to see one of them). Use mode 'thoughtful' (an upper bound) or another "
                     "fair player.")
@@ -112,7 +125,8 @@ class SolverPolicy(Policy):
 
     def _play(self, game: Game, state: State, rng: np.random.Generator) -> PlayRecord:
         """The deal played (or solved) as ``mode`` says."""
-        if self.params["mode"] == "fair" and game.has_hidden_cards:
+        method = self.fair_method(game)
+        if method == "sampled":
             if not plays_by_sampling(game):
                 raise SolverError(f"{game.name}: the fair solver cannot both sample hidden cards and "
                                   "shuffles to come (it would see one of them)")
@@ -120,7 +134,7 @@ class SolverPolicy(Policy):
                             cross_checks=self.params["cross_checks"])
             return play_sampled(game, state, rng, effort, self.params["budget"], self.params["max_moves"],
                                 self.params["table_bits"])
-        if self.params["mode"] == "fair" and game.has_chance:
+        if method == "rounds":
             return play_fair(game, state, rng, self.params["samples"], self.params["sample_budget"],
                              self.params["budget"], self.params["max_moves"])
         result = solve(game, state, budget=self.params["budget"], table_bits=self.params["table_bits"])

@@ -48,7 +48,7 @@ from simlab.solver.evaluation import (
     promise,
     stock_promise,
 )
-from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, PLAN_SNAPSHOTS
+from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, PLAN_RETURNS, PLAN_SNAPSHOTS
 from simlab.solver.search import (
     FIRST_TABLE_ENTRIES,
     FRACTION_SCALE,
@@ -188,8 +188,7 @@ def best_first_search(rules, plan, state, zobrist, budget, table_bits, weights, 
         return status, nodes, moves
     run = begin_best_first(rules, root, zobrist, budget, table_bits, weights, NOTHING_SEEN)
     status, run = resume_best_first(
-        rules, root, zobrist, budget, budget, table_bits, weights, noise_seed, auto_log, plan[PLAN_AUTOPLAY],
-        plan[PLAN_RELAXATION], 0, run,
+        rules, root, zobrist, budget, budget, table_bits, weights, noise_seed, auto_log, plan, 0, run,
     )
     return best_first_outcome(rules, plan, state, status, run)
 
@@ -249,11 +248,11 @@ def start_tree(rules, root, zobrist, budget, table_bits, weights, seen):
 
 @njit(cache=True)
 def expand_best_first(
-    rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log, autoplay, relaxation, seen
+    rules, root, zobrist, budget, table_bits, weights, noise_seed, auto_log, plan, seen
 ):
     """The search of ``best_first_search`` from ``root`` (after its automatic
-    plays, neither won nor proved lost; ``autoplay`` and ``relaxation``: the
-    search plan's): expand the most promising position
+    plays, neither won nor proved lost; ``plan``: the search plan's array,
+    ``SearchPlan.array`` or ``streamlined_array``): expand the most promising position
     until one move wins, none is left, or the budget or the table runs out.
     It never reaches a position whose hash is in ``seen`` (the lookahead
     player's positions so far; ``NOTHING_SEEN`` for the solver).
@@ -267,8 +266,7 @@ def expand_best_first(
     """
     run = begin_best_first(rules, root, zobrist, budget, table_bits, weights, seen)
     status, run = resume_best_first(
-        rules, root, zobrist, budget, budget, table_bits, weights, noise_seed, auto_log, autoplay, relaxation,
-        len(seen), run,
+        rules, root, zobrist, budget, budget, table_bits, weights, noise_seed, auto_log, plan, len(seen), run,
     )
     counters = run.counters
     return status, counters[RUN_NODES], run.tree, counters[RUN_NODE], counters[RUN_MOVE], counters[RUN_BEST]
@@ -311,8 +309,7 @@ def begin_best_first(rules, root, zobrist, budget, table_bits, weights, seen):
 
 @njit(cache=True)
 def resume_best_first(
-    rules, root, zobrist, budget, pause_at, table_bits, weights, noise_seed, auto_log, autoplay, relaxation,
-    n_seen, run,
+    rules, root, zobrist, budget, pause_at, table_bits, weights, noise_seed, auto_log, plan, n_seen, run,
 ):
     """Go on with ``run`` (``begin_best_first``): expand the most promising position
     until one move wins, none is left, the budget or the table runs out, or, when
@@ -332,9 +329,11 @@ def resume_best_first(
     max_entries = counters[RUN_MAX_ENTRIES]
     low_bucket = counters[RUN_LOW_BUCKET]
     best_priority = run.best_priority[0]
+    autoplay = plan[PLAN_AUTOPLAY]
+    relaxation = plan[PLAN_RELAXATION]
     moves = np.empty(MAX_BRANCHING, dtype=np.int32)
     work = root.copy()
-    workspace = new_workspace(rules)
+    workspace = new_workspace(rules, plan[PLAN_RETURNS])
     pile_hashes = np.empty(rules[N_PILES], dtype=np.uint64)
     card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
     status = STATUS_PAUSED
@@ -530,7 +529,7 @@ def resume_stock_best_first(rules, plan, state, chance, zobrist, budget, pause_a
     expanded = state.copy()
     work = state.copy()
     scratch = np.empty(rules[N_CARDS], dtype=np.int64)
-    workspace = new_workspace(rules)
+    workspace = new_workspace(rules, plan[PLAN_RETURNS])
     pile_hashes = np.empty(rules[N_PILES], dtype=np.uint64)
     card_piles = np.empty(rules[N_CARDS], dtype=np.int64)
     in_place = plan[PLAN_SNAPSHOTS] == 0

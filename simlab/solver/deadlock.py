@@ -76,7 +76,8 @@ towards "not lost". (Releasing a waste card for a stock card played is part of
 the over-approximation: a turned card going home from a sail pulls one too.)
 The search asks it only once the stock is empty: before, the stock's cards in
 the pool almost always let every card play, and the test costs about as much
-as a position.
+as a position. The search plan chooses it only for Windmill's foundations
+(``windmill_foundations``), which it reads as heights.
 """
 
 from __future__ import annotations
@@ -165,8 +166,7 @@ def provably_lost_using(rules, state, scratch, relaxation):
     if relaxation == RELAXATION_STOCK:
         # only once the stock is empty: before, its cards in the pool almost always let every card play,
         # and the test costs about as much as a position
-        return (windmill_foundations(rules) and kernel.height(rules, state, rules[STOCK_PILE]) == 0
-                and stock_lost(rules, state, scratch))
+        return kernel.height(rules, state, rules[STOCK_PILE]) == 0 and stock_lost(rules, state, scratch)
     return relaxation == RELAXATION_CASTLE and castle_lost(rules, state, scratch)
 
 
@@ -323,7 +323,8 @@ RANKS = 13
 def windmill_foundations(rules):
     """Whether the foundations are Windmill's (the first builds up from the ace
     with wrap, keeping its first card; the others build down from the king
-    without wrap): ``stock_lost`` reads them as heights."""
+    without wrap): ``stock_lost`` reads them as heights, so the search plan
+    (``simlab.solver.plan.loss_relaxation``) chooses ``RELAXATION_STOCK`` only then."""
     first = rules[FIRST_FOUNDATION]
     if not (kernel.spec(rules, first, P_BUILD) & DIR_UP and kernel.spec(rules, first, P_WRAP) == 1
             and kernel.spec(rules, first, P_BASE) == 0):

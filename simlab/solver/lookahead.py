@@ -10,7 +10,7 @@ recognises. Positions whose hashes the caller passes as ``seen`` (the
 player's positions so far) start in the transposition table, so the line never
 reaches one of them.
 
-Two searches, by the kind of game:
+Two searches, by the kind of game (the search plan's ``lookahead``):
 - card moves only (every game but those with a stock or redeals): the solver's
   own best-first search (``simlab.solver.best_first.expand_best_first``), with
   its safe automatic plays and pruned move lists. The automatic plays appear in
@@ -28,7 +28,7 @@ from numba import njit
 
 from simlab.engine import kernel, moves
 from simlab.engine.game import Game
-from simlab.engine.layout import HAS_SPECIAL, N_CARDS
+from simlab.engine.layout import N_CARDS
 from simlab.engine.position_set import add, can_grow, capacity, grown, new_position_set
 from simlab.interrupts import signals_deferred
 from simlab.solver.best_first import (
@@ -43,7 +43,7 @@ from simlab.solver.best_first import (
 )
 from simlab.solver.deadlock import provably_lost
 from simlab.solver.evaluation import promise
-from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, plan_for
+from simlab.solver.plan import LOOKAHEAD_EVERY_MOVE, PLAN_AUTOPLAY, PLAN_RELAXATION, plan_for
 from simlab.solver.portfolio import PROMISE_WEIGHTS, portfolio_search
 from simlab.solver.search import (
     FIRST_TABLE_ENTRIES,
@@ -76,7 +76,7 @@ def card_lookahead(rules, plan, state, zobrist, budget, table_bits, weights, see
     if provably_lost(rules, root, plan[PLAN_RELAXATION]):
         return STATUS_LOST, np.int64(1), NO_LINE, 0
     status, nodes, tree, node, move, best = expand_best_first(
-        rules, root, zobrist, budget, table_bits, weights, 0, auto_log, autoplay, plan[PLAN_RELAXATION], seen
+        rules, root, zobrist, budget, table_bits, weights, 0, auto_log, plan, seen
     )
     if status == STATUS_WON:
         path = path_to(tree.parent, tree.via, node, move)
@@ -193,7 +193,7 @@ def lookahead(game: Game, array: np.ndarray, chance: np.ndarray, budget: int, ta
             return STATUS_LOST, spent, [], 0
     rest = budget - spent
     with signals_deferred():  # a signal waits for the compiled search (``simlab.interrupts``)
-        if game.rules[HAS_SPECIAL]:
+        if plan.lookahead == LOOKAHEAD_EVERY_MOVE:
             status, nodes, line, safe = plain_best_first(
                 game.rules, plan.array, array.copy(), chance, plan.zobrist, rest, table_bits, PROMISE_WEIGHTS, seen
             )

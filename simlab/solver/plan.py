@@ -9,7 +9,7 @@ The plans of every game of the registry (and of the rule sets the commit
 comparison plays) are pinned in ``tests/golden/search_plans.txt``; after a
 change that alters a plan on purpose, regenerate it and review the diff::
 
-    python -m benchmarks.search_plans --write tests/golden/search_plans.txt
+    python -m simlab.testing plans --write
 """
 
 from __future__ import annotations
@@ -44,8 +44,6 @@ from simlab.engine.layout import (
     KIND_ROW,
     N_CARDS,
     N_RESERVES,
-    P_IDENTITY,
-    ROWS_ORDERED,
     SOURCE_LIMIT,
     STOCK_PILE,
     SUIT_BITS,
@@ -56,7 +54,13 @@ from simlab.engine.layout import (
 )
 from simlab.engine.moves import card_moves_irreversible
 from simlab.solver.autoplay import AUTOPLAY_DOWN_ANY_SUIT, AUTOPLAY_EVERY, AUTOPLAY_NONE, AUTOPLAY_SAME_SUIT
-from simlab.solver.deadlock import RELAXATION_CASTLE, RELAXATION_NONE, RELAXATION_SAME_SUIT, RELAXATION_STOCK
+from simlab.solver.deadlock import (
+    RELAXATION_CASTLE,
+    RELAXATION_NONE,
+    RELAXATION_SAME_SUIT,
+    RELAXATION_STOCK,
+    windmill_foundations,
+)
 from simlab.solver.stuck import STUCK_LEVELS
 
 # Slots of ``SearchPlan.array``, the plan as the compiled searches read it.
@@ -64,7 +68,8 @@ PLAN_AUTOPLAY = 0  # ``AUTOPLAY_*``: which foundation plays are made automatical
 PLAN_SNAPSHOTS = 1  # 1: every move is undone from a snapshot (card moves refill piles or keep a counter)
 PLAN_RELAXATION = 2  # ``RELAXATION_*``: the loss proof consulted before expanding a position
 PLAN_STUCK = 3  # ``SearchPlan.stuck``: how many foundation plays ``simlab.solver.stuck`` asks for (0: no check)
-PLAN_LENGTH = 4
+PLAN_RETURNS = 4  # ``SearchPlan.returns_pruned``: 1: pruning rule 5 (``simlab.solver.search``) applies
+PLAN_LENGTH = 5
 
 # The restarts take turns over these strategies (``simlab.solver.portfolio.restart``).
 # Measured at 3M nodes on deals 1-1000 (unresolved Beleaguered Castle / Streets
@@ -86,6 +91,11 @@ SPECIAL_RESTART_STRATEGIES = ("jittered_depth_first", "shuffled_depth_first")
 # plan (jittered and shuffled depth-first beside the long search, 200,000) 5.
 STOCK_RESTART_STRATEGIES = ("stock_best_first", "jittered_depth_first")
 
+# The searches of the lookahead player (``simlab.solver.lookahead``): the solver's
+# best-first search where every move is a card move, else best-first over every move.
+LOOKAHEAD_CARD_MOVES = "card_lookahead"
+LOOKAHEAD_EVERY_MOVE = "plain_best_first"
+
 AUTOPLAY_WORDS = {AUTOPLAY_NONE: "no", AUTOPLAY_DOWN_ANY_SUIT: "down-any-suit", AUTOPLAY_SAME_SUIT: "same-suit"}
 RELAXATION_WORDS = {
     RELAXATION_NONE: "no", RELAXATION_CASTLE: "Castle", RELAXATION_SAME_SUIT: "same-suit", RELAXATION_STOCK: "stock",
@@ -98,13 +108,13 @@ class SearchPlan:
 
     Args:
         game: the game's name and parameters, as ``repr(game)``.
-        ranks_only: positions are hashed by rank only (no rule reads a suit).
-        alike_piles: groups of piles (by name) the position hash treats as one
-            identity, beyond rows and cells (Windmill's king piles).
-        row_order_counts: rows keep their identity in the position hash.
         snapshot_every_move: every move is undone from a saved position, not in place.
         autoplay: ``AUTOPLAY_*``, derived from the pile specs (``automatic_plays``).
-        relaxation: ``RELAXATION_*``, the loss proof the search consults.
+        relaxation: ``RELAXATION_*``, the loss proof the search consults
+            (``RELAXATION_NONE`` unless its argument holds for the game).
+        returns_pruned: pruning rule 5 (``simlab.solver.search``): a
+            foundation's card is tried back on a row only while a redeal is ahead.
+        lookahead: the lookahead player's search (``LOOKAHEAD_*``).
         restart_strategies: the strategies the portfolio's restarts take turns over.
         information: "open" (the solver sees what a player sees) or "thoughtful".
         long_search: one long depth-first search runs beside the restarts
@@ -116,18 +126,18 @@ class SearchPlan:
             searches check whether a win or this many more foundation plays
             are within reach (``simlab.solver.stuck``); 0: no check.
         reasons: per choice (``CHOICES``), why it is made.
-        zobrist: the keys positions are hashed with (follows ``ranks_only``).
+        zobrist: the keys the searches hash positions with: by rank only
+            where no rule reads a suit (``ranks_only``), else by card.
         check_zobrist: independent keys of the search that confirms a loss
-            (``simlab.solver.portfolio``).
+            (``simlab.solver.portfolio``), by rank only where ``zobrist`` is.
     """
 
     game: str
-    ranks_only: bool
-    alike_piles: tuple[tuple[str, ...], ...]
-    row_order_counts: bool
     snapshot_every_move: bool
     autoplay: int
     relaxation: int
+    returns_pruned: bool
+    lookahead: str
     restart_strategies: tuple[str, ...]
     information: str
     reasons: tuple[tuple[str, str], ...]
@@ -143,6 +153,11 @@ class SearchPlan:
             raise ValueError(f"{self.game}: automatic plays in a game whose card moves refill piles")
 
     @property
+    def ranks_only(self) -> bool:
+        """Whether the searches hash positions by rank only (``zobrist``)."""
+        return self.zobrist is kernel.RANK_ZOBRIST
+
+    @property
     def best_first(self) -> bool:
         """Whether a best-first search (of card moves, or of every move) is one of the restarts."""
         return any(strategy.endswith("best_first") for strategy in self.restart_strategies)
@@ -155,6 +170,7 @@ class SearchPlan:
         values[PLAN_SNAPSHOTS] = int(self.snapshot_every_move)
         values[PLAN_RELAXATION] = self.relaxation
         values[PLAN_STUCK] = self.stuck
+        values[PLAN_RETURNS] = int(self.returns_pruned)
         return values
 
     @cached_property
@@ -183,23 +199,24 @@ class SearchPlan:
 
     def explain(self) -> list[str]:
         """The plan in words: the game and ``summary``, then one line per choice with its reason."""
-        alike = "; ".join(" = ".join(group) for group in self.alike_piles)
+        returns = "pruned unless a redeal is ahead" if self.returns_pruned else "never pruned"
         return [
             f"{self.game}: {self.summary()}",
             f"  hashing: {'ranks only' if self.ranks_only else 'suits and ranks'} ({self.reason('hashing')})",
-            f"  rows: {'their order counts' if self.row_order_counts else 'interchangeable'} ({self.reason('rows')})",
-            f"  alike piles: {alike or 'none beyond rows and cells'}",
             f"  undo: {'a snapshot per move' if self.snapshot_every_move else 'in place'} ({self.reason('undo')})",
             f"  automatic plays: {AUTOPLAY_WORDS[self.autoplay]} ({self.reason('autoplay')})",
             f"  loss relaxation: {RELAXATION_WORDS[self.relaxation]} ({self.reason('relaxation')})",
+            f"  foundation cards back on rows: {returns} ({self.reason('returns')})",
             f"  restarts: {', '.join(self.restart_strategies)} ({self.reason('restarts')})",
             f"  streamlined search first: {'yes' if self.streamlined else 'no'} ({self.reason('streamlined')})",
             f"  stuck checks: {f'up to {self.stuck} plays' if self.stuck else 'no'} ({self.reason('stuck')})",
+            f"  lookahead player: {self.lookahead} ({self.reason('lookahead')})",
             f"  information: {self.information} ({self.reason('information')})",
         ]
 
 
-CHOICES = ("hashing", "rows", "undo", "autoplay", "relaxation", "restarts", "streamlined", "stuck", "information")
+CHOICES = ("hashing", "undo", "autoplay", "relaxation", "returns", "restarts", "streamlined", "stuck", "lookahead",
+           "information")
 
 
 # One plan per game object: solve, the round searches and the fair players ask
@@ -224,40 +241,63 @@ def derive_plan(game: Game) -> SearchPlan:
     special = bool(rules[HAS_SPECIAL])
     if autoplay != AUTOPLAY_NONE and game.table.redeals:
         autoplay_reason += "; none while a redeal is ahead (it gathers the cards left in rows)"
+    ranks_only = not rules[SUITS_MATTER]
     hidden = "hidden cards" if game.has_hidden_cards else ""
     chance = "shuffles to come" if game.has_chance else ""
     reasons = {
-        "hashing": "every rule reads ranks only" if not rules[SUITS_MATTER] else "rules read suits",
-        "rows": ("a redeal or a turn of the stock fills rows in order" if rules[ROWS_ORDERED]
-                 else "their order never changes the future"),
+        "hashing": "every rule reads ranks only" if ranks_only else "rules read suits",
         "undo": ("card moves refill piles or keep a counter" if snapshots
                  else "card moves are their own inverse; other moves are undone from a snapshot" if special
                  else "every move is its own inverse"),
         "autoplay": autoplay_reason,
         "relaxation": relaxation_reason,
+        "returns": returns_reason(rules),
         "restarts": restarts_reason(game, autoplay),
         "streamlined": streamlined_reason(autoplay),
         "stuck": stuck_reason(rules, relaxation),
+        "lookahead": ("a stock, a redeal or a refill: best-first over every move, each on a copy" if special
+                      else "every move is a card move: the solver's best-first search"),
         "information": (f"the solver sees {' and '.join(filter(None, (hidden, chance)))}" if hidden or chance
                         else "the solver sees what a player sees"),
     }
     return SearchPlan(
         game=repr(game),
-        ranks_only=not rules[SUITS_MATTER],
-        alike_piles=alike_piles(game),
-        row_order_counts=bool(rules[ROWS_ORDERED]),
         snapshot_every_move=snapshots,
         autoplay=autoplay,
         relaxation=relaxation,
+        returns_pruned=returns_pruned(rules),
+        lookahead=LOOKAHEAD_EVERY_MOVE if special else LOOKAHEAD_CARD_MOVES,
         restart_strategies=restart_strategies(game, autoplay),
         information="thoughtful" if game.has_hidden_cards or game.has_chance else "open",
         reasons=tuple(reasons.items()),
-        zobrist=kernel.search_zobrist(rules),
-        check_zobrist=kernel.check_zobrist(rules),
+        zobrist=kernel.RANK_ZOBRIST if ranks_only else kernel.ZOBRIST,
+        check_zobrist=kernel.RANK_CHECK_ZOBRIST if ranks_only else kernel.CHECK_ZOBRIST,
         long_search=not (special and stock_only(game, autoplay)),
         streamlined=autoplay == AUTOPLAY_DOWN_ANY_SUIT,
         stuck=STUCK_LEVELS if checks_stuck(rules, relaxation) else 0,
     )
+
+
+def foundations_give(rules: np.ndarray) -> bool:
+    """Whether a card move may take a foundation's card (``kernel.legal_moves`` takes
+    cards from the piles below ``SOURCE_LIMIT`` only)."""
+    return bool(rules[SOURCE_LIMIT] > rules[FIRST_FOUNDATION])
+
+
+def returns_pruned(rules: np.ndarray) -> bool:
+    """Whether pruning rule 5 applies (``simlab.solver.search.foundation_card_may_return``
+    argues it): a foundation's card may go back to a row, and rows build down in suit."""
+    return foundations_give(rules) and bool(rules[BUILD] == BUILD_DOWN_SAME_SUIT)
+
+
+def returns_reason(rules: np.ndarray) -> str:
+    """Why the plan does or does not prune a foundation's card going back to a row."""
+    if not foundations_give(rules):
+        return "no card leaves a foundation"
+    if returns_pruned(rules):
+        return ("rows build down in suit: a card back on a row holds only its suit's next lower card, "
+                "home as long as it was; a redeal ahead would gather it")
+    return "argued only where rows build down in suit"
 
 
 def checks_stuck(rules: np.ndarray, relaxation: int) -> bool:
@@ -267,7 +307,7 @@ def checks_stuck(rules: np.ndarray, relaxation: int) -> bool:
     deck by suit, no reserve) where card moves are the only moves and no card
     leaves a foundation."""
     return (relaxation == RELAXATION_CASTLE and not rules[HAS_SPECIAL]
-            and rules[SOURCE_LIMIT] <= rules[FIRST_FOUNDATION] and not card_moves_irreversible(rules))
+            and not foundations_give(rules) and not card_moves_irreversible(rules))
 
 
 def stuck_reason(rules: np.ndarray, relaxation: int) -> str:
@@ -311,15 +351,6 @@ def restarts_reason(game: Game, autoplay: int) -> str:
         return ("card moves and the stock's, no automatic plays: best-first over every move and jittered "
                 "depth-first take turns, no long depth-first search")
     return "best-first plays card moves only; this game has other moves or refills"
-
-
-def alike_piles(game: Game) -> tuple[tuple[str, ...], ...]:
-    """Groups of two or more piles sharing one identity in the position hash."""
-    rules = game.rules
-    groups: dict[int, list[str]] = {}
-    for pile, name in enumerate(game.pile_names):
-        groups.setdefault(int(kernel.spec(rules, pile, P_IDENTITY)), []).append(name)
-    return tuple(tuple(names) for names in groups.values() if len(names) > 1)
 
 
 def automatic_plays(game: Game) -> tuple[int, str]:
@@ -388,8 +419,8 @@ def loss_relaxation(rules: np.ndarray) -> tuple[int, str]:
                                      "only while no redeal or draw is ahead")
     if (
         rules[STOCK_PILE] >= 0 and rules[BUILD] == BUILD_NONE and rules[EMPTY_FILL] == FILL_NONE
-        and rules[FIRST_RESERVE] == rules[FIRST_CELL] and rules[N_RESERVES] == 0
+        and rules[FIRST_RESERVE] == rules[FIRST_CELL] and rules[N_RESERVES] == 0 and windmill_foundations(rules)
     ):
-        return RELAXATION_STOCK, ("a stock and a waste whose cards only go home: the waste's cards come out "
-                                  "one per card home, top first, unless a pass is left")
+        return RELAXATION_STOCK, ("a stock and a waste whose cards only go home, Windmill's foundations: the "
+                                  "waste's cards come out one per card home, top first, unless a pass is left")
     return RELAXATION_NONE, "no relaxation argued for these rules"

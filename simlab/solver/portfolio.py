@@ -81,7 +81,7 @@ from simlab.solver.best_first import (
     stock_best_first_outcome,
     stock_best_first_root,
 )
-from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, SearchPlan
+from simlab.solver.plan import SearchPlan
 from simlab.solver.search import (
     ORDER_GUIDED,
     ORDER_JITTERED,
@@ -200,8 +200,7 @@ def best_first_in_slices(
     while True:
         pause_at = min(budget, int(run.counters[RUN_NODES]) + SLICE)
         status, run = resume_best_first(
-            rules, root, zobrist, budget, pause_at, table_bits, PROMISE_WEIGHTS, seed, auto_log,
-            array[PLAN_AUTOPLAY], array[PLAN_RELAXATION], 0, run,
+            rules, root, zobrist, budget, pause_at, table_bits, PROMISE_WEIGHTS, seed, auto_log, array, 0, run,
         )
         if status != STATUS_PAUSED:
             return best_first_outcome(rules, array, start, status, run)

@@ -157,7 +157,7 @@ def position_key(game: Game, known: np.ndarray) -> int:
     """The position hash the solver uses (alike up to the order of the sails and
     of the king piles, and in Windmill up to the suits and decks of equal
     ranks) of what the player knows; hidden cards hash alike."""
-    return int(kernel.position_hash(game.rules, known, kernel.search_zobrist(game.rules)))
+    return int(kernel.position_hash(game.rules, known, plan_for(game).zobrist))
 
 
 def game_cards_home(game: Game, known: np.ndarray) -> int:

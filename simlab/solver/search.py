@@ -9,8 +9,8 @@ shuffled (best-first search uses a fourth, the kernel's plain order). A search
 can be paused and resumed (``begin_depth_first``, ``resume_depth_first``). The
 budget counts distinct positions (nodes), never seconds, so a verdict is
 reproducible. The choices made per game (which automatic plays, which loss
-proof, whether every move is undone from a snapshot) come from the game's
-search plan (``simlab.solver.plan``), held in the search's counters.
+proof, whether every move is undone from a snapshot, pruning rule 5) come from
+the game's search plan (``simlab.solver.plan``), held in the search's counters.
 
 Pruning (each keeps the search complete; arguments in ``ordered_moves``):
 1. a lone card never moves into an empty row (the result equals the position);
@@ -22,8 +22,9 @@ Pruning (each keeps the search complete; arguments in ``ordered_moves``):
    expanded, and so is one from which ``simlab.solver.stuck`` proves that
    neither a win nor a few more foundation plays are within reach (asked
    where the foundations have just changed);
-5. where rows build down in suit, a foundation's card is not tried back on a
-   row unless a redeal is ahead (``foundation_card_may_return``).
+5. where rows build down in suit (the plan's ``returns_pruned``), a
+   foundation's card is not tried back on a row unless a redeal is ahead
+   (``foundation_card_may_return``).
 
 Moves other than one card between two piles (a redeal, a draw, turning a
 stock) and every move of a game with automatic refills are not their own
@@ -46,8 +47,6 @@ from simlab.engine.compiled import allocation_free, allocation_free_inlined
 from simlab.engine.features import URGENCY_WEIGHTS, cards_until_home, planned_base
 from simlab.engine.incremental import apply_move_tracked, hash_after, start_tracking, undo_move_tracked
 from simlab.engine.layout import (
-    BUILD,
-    BUILD_DOWN_SAME_SUIT,
     FIRST_CELL,
     FIRST_FOUNDATION,
     FIRST_RESERVE,
@@ -62,7 +61,7 @@ from simlab.engine.position_set import MAX_LOAD, add, can_grow, capacity, grown,
 from simlab.solver.autoplay import next_safe_play, safe_foundation, shuffles_ahead
 from simlab.solver.deadlock import only_rearranges, provably_lost, provably_lost_using, relaxation_scratch
 from simlab.solver.evaluation import next_rank
-from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, PLAN_SNAPSHOTS, PLAN_STUCK
+from simlab.solver.plan import PLAN_AUTOPLAY, PLAN_RELAXATION, PLAN_RETURNS, PLAN_SNAPSHOTS, PLAN_STUCK
 from simlab.solver.stuck import STUCK_YES, CheckSpace, new_check_space, stuck_budget, stuck_levels
 
 STATUS_WON = 0
@@ -280,17 +279,20 @@ class Workspace(NamedTuple):
     whole: np.ndarray  # per pile: the urgency of its cards (``pile_urgencies``)
     below_top: np.ndarray  # per pile: the urgency of all but its top card
     relaxation: np.ndarray  # for ``deadlock.provably_lost_using``
+    returns_pruned: int  # the search plan's ``PLAN_RETURNS``: 1 where pruning rule 5 applies
 
 
 @njit(cache=True)
-def new_workspace(rules):
-    """A ``Workspace`` for ``rules``."""
+def new_workspace(rules, returns_pruned):
+    """A ``Workspace`` for ``rules``, pruning rule 5 applying as ``returns_pruned``
+    (the search plan's ``PLAN_RETURNS``) says."""
     return Workspace(
         np.empty(MAX_BRANCHING, dtype=np.int32),
         np.empty(MAX_BRANCHING, dtype=np.float64),
         np.empty(rules[N_PILES], dtype=np.float64),
         np.empty(rules[N_PILES], dtype=np.float64),
         relaxation_scratch(rules),
+        np.int64(returns_pruned),
     )
 
 
@@ -304,7 +306,7 @@ def first_empty(rules, state, start, stop):
 
 
 @allocation_free_inlined
-def worth_searching(rules, state, move, last_moved_to, first_empty_row, first_empty_cell):
+def worth_searching(rules, state, move, last_moved_to, first_empty_row, first_empty_cell, returns_pruned):
     """Whether ``ordered_moves`` keeps ``move``; its docstring argues what it leaves out."""
     source = move // MOVE_BASE
     destination = move % MOVE_BASE
@@ -314,7 +316,7 @@ def worth_searching(rules, state, move, last_moved_to, first_empty_row, first_em
         if not first_of_alike_empties(rules, state, destination) or moves.swaps_alike(rules, source, destination):
             return False
     elif source >= rules[FIRST_FOUNDATION]:
-        return foundation_card_may_return(rules, state)
+        return foundation_card_may_return(rules, state, returns_pruned)
     if destination < rules[FIRST_FOUNDATION] and kernel.height(rules, state, destination) == 0:
         # rows are alike in every game, and none whose rows are ordered takes a card into a
         # space (``tests/test_move_orders.py`` pins both), so rows need no test of either here
@@ -344,9 +346,10 @@ def first_of_alike_empties(rules, state, foundation):
 
 
 @allocation_free
-def foundation_card_may_return(rules, state):
+def foundation_card_may_return(rules, state, returns_pruned):
     """Whether the search tries a foundation's top card back on a row (in a game
-    that allows it): not when rows build down in suit and no redeal is ahead.
+    that allows it): not when the plan prunes returns (``returns_pruned`` 1:
+    rows build down in suit) and no redeal is ahead.
     Argument: a card c returned there can only hold the card one below it of
     its suit, which is home as long as c was; so the cards ever returned form
     runs of one suit that hold nothing else and only cover tops or fill spaces.
@@ -354,7 +357,7 @@ def foundation_card_may_return(rules, state):
     the other moves stay legal (their targets are uncovered, the foundations
     hold at least as much) and the line still wins. With a redeal ahead the
     returned cards would change what it gathers, so there they are searched."""
-    return rules[BUILD] != BUILD_DOWN_SAME_SUIT or shuffles_ahead(rules, state)
+    return returns_pruned == 0 or shuffles_ahead(rules, state)
 
 
 @allocation_free
@@ -411,7 +414,8 @@ def ordered_moves(rules, state, last_moved_to, work, out, out_start, order, seed
         if kernel.move_kind(move) != MOVE_CARD:
             others = True
             continue
-        if not worth_searching(rules, state, move, last_moved_to, first_empty_row, first_empty_cell):
+        if not worth_searching(rules, state, move, last_moved_to, first_empty_row, first_empty_cell,
+                               work.returns_pruned):
             continue
         if order == ORDER_PLAIN:
             out[out_start + kept] = move
@@ -444,7 +448,8 @@ KNOWN_ENTRIES = 12  # keys in ``known``
 BUDGET = 13  # the most positions the search may see, the stuck checks' included
 STUCK_CAP = 14  # the most positions one stuck check may search (``stuck_budget``, within ``TABLE_BITS``)
 START_UNCHECKED = 15  # 1 until the stuck check of the start has been made (at the first step)
-N_COUNTERS = 16
+RETURNS_PRUNED = 16  # the search plan's ``PLAN_RETURNS``: pruning rule 5 applies
+N_COUNTERS = 17
 # A search starts with a table for this many positions (2**17 slots of 8 bytes,
 # 1 MiB, fewer for a smaller budget or table_bits) and grows it as it needs.
 FIRST_TABLE_ENTRIES = 1 << 16
@@ -504,6 +509,7 @@ def new_depth_first(rules, plan, state, chance, budget, table_bits):
     counters[AUTOPLAY_RULE] = plan[PLAN_AUTOPLAY]
     counters[RELAXATION] = plan[PLAN_RELAXATION]
     counters[STUCK_LEVELS] = plan[PLAN_STUCK]
+    counters[RETURNS_PRUNED] = plan[PLAN_RETURNS]
     counters[BUDGET] = budget
     # a check's table stays within the table size asked for, as the search's own does
     cap = min(stuck_budget(budget), np.int64(MAX_LOAD * (np.int64(1) << table_bits)) - 1)
@@ -548,7 +554,8 @@ def begin_depth_first(rules, plan, state, chance, zobrist, budget, table_bits, o
     counters[NODES] = 1
     if not kernel.is_won(rules, state) and not provably_lost(rules, state, plan[PLAN_RELAXATION]):
         search.count[0] = ordered_moves(
-            rules, state, -1, new_workspace(rules), search.arena, 0, order, seed, search.keys[0], search.card_piles
+            rules, state, -1, new_workspace(rules, plan[PLAN_RETURNS]), search.arena, 0, order, seed, search.keys[0],
+            search.card_piles,
         )
         # the start's stuck check waits for the first step: a search begun but never run (another
         # search of the portfolio decided first) then costs nothing
@@ -570,7 +577,7 @@ def resume_depth_first(rules, zobrist, order, seed, search, node_limit):
     if kernel.is_won(rules, search.state) and counters[DEPTH] == 0 and counters[NODES] == 1:
         counters[DEPTH] = -1
         return STATUS_WON, search.auto_log[: counters[ROOT_AUTOS]].copy(), search
-    work = new_workspace(rules)
+    work = new_workspace(rules, search.counters[RETURNS_PRUNED])
     line = np.empty(0, dtype=np.int32)
     while True:
         status = depth_first_steps(rules, zobrist, order, seed, node_limit, search, work)
