@@ -39,9 +39,9 @@ SEQUENTIAL = {"backend": "sequential", "chunk_size": 3}
 
 def run_here(path: Path, capsys: Any, *extra: str) -> tuple[int, str, str]:
     """``simlab run PATH`` in this process: (status, stdout, stderr)."""
-    from simlab.experiments import commands
+    from simlab import cli
 
-    status = commands.main(["run", str(path), "--no-progress", *extra])
+    status = cli.main(["run", str(path), "--no-progress", *extra])
     out, err = capsys.readouterr()
     return status, out, err
 

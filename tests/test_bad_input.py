@@ -13,7 +13,8 @@ import pytest
 import yaml
 from run_helpers import SEQUENTIAL, config, folder_state, simlab, write_config
 
-from simlab.experiments import commands, runner
+from simlab import cli
+from simlab.experiments import runner
 from simlab.experiments.config import config_from_dict, load_config
 
 EARLIER = {"name": "robust", "root_seed": 3}
@@ -25,12 +26,12 @@ def earlier_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("earlier")
     output = folder / "out"
     data = config(output, execution=SEQUENTIAL)
-    assert commands.main(["run", str(write_config(folder / "ok.yaml", data)), "--no-progress"]) == 0
+    assert cli.main(["run", str(write_config(folder / "ok.yaml", data)), "--no-progress"]) == 0
     return output
 
 
 def run_in_process(path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
-    status = commands.main(["run", str(path), "--no-progress", *extra])
+    status = cli.main(["run", str(path), "--no-progress", *extra])
     return status, capsys.readouterr().err
 
 
@@ -192,7 +193,6 @@ def test_a_parameter_that_changes_nothing_is_warned_once_in_one_place(
     thoughtful solver were accepted silently. Set to another value than its default, a
     parameter that has no effect on any game of the config is warned of (the result stays
     as it was: the parameter is part of the cell); by the config and the command line alike."""
-    from simlab import cli
     from simlab.errors import UnusedParameterWarning
 
     data = config(tmp_path / "out", policies=[{"name": "heuristic", "params": {"fan_empty_row": 1.0}},

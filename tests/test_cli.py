@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import subprocess
@@ -251,18 +252,36 @@ def test_help_exits_0(capsys):
     assert all(command in out for command in ("games", "policies", "deal", "play"))
 
 
+def test_every_subcommand_is_there_in_order():
+    """Every family of subcommands is there, in the order ``simlab --help`` lists them."""
+    parser = cli.build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(subparsers.choices) == ["games", "policies", "deal", "play", "run", "report", "recover", "deals",
+                                        "solve", "hint", "show"]
+
+
 # ----- command modules ----------------------------------------------------------------
 
 
-def test_missing_command_modules_are_skipped(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("simlab.commands", "simlab.no_such_commands"))
-    assert run(capsys, "games")[0] == 0
+@pytest.mark.parametrize("module", cli.COMMAND_MODULES)
+def test_a_missing_command_module_is_an_error_not_a_missing_command(monkeypatch, module):
+    """An installation without one of the command modules fails on every command, naming
+    the module, instead of running without that module's subcommands."""
+    monkeypatch.setitem(sys.modules, module, None)  # import it: ModuleNotFoundError
+    with pytest.raises(ModuleNotFoundError, match=module.replace(".", r"\.")):
+        cli.main(["games"])
+
+
+def test_a_command_module_not_there_is_an_error(monkeypatch):
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("simlab.cli.listings", "simlab.cli.no_such_commands"))
+    with pytest.raises(ModuleNotFoundError, match="simlab.cli.no_such_commands"):
+        cli.main(["games"])
 
 
 def test_a_command_module_with_a_missing_dependency_still_fails(monkeypatch, tmp_path):
     (tmp_path / "broken_commands.py").write_text("import no_such_dependency_for_simlab\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("simlab.commands", "broken_commands"))
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("simlab.cli.listings", "broken_commands"))
     with pytest.raises(ModuleNotFoundError, match="no_such_dependency_for_simlab"):
         cli.main(["games"])
 
@@ -271,7 +290,7 @@ def test_simlab_errors_from_a_handler_exit_2(monkeypatch, capsys):
     def failing(args):
         raise SimlabError("something specific went wrong")
 
-    monkeypatch.setattr("simlab.commands.games_command", failing)
+    monkeypatch.setattr("simlab.cli.listings.games_command", failing)
     status, _, err = run(capsys, "games")
     assert status == 2
     assert err == "simlab games: error: something specific went wrong\n"

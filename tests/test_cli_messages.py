@@ -9,11 +9,11 @@ import pytest
 from numba import njit
 
 from simlab import POLICIES, cli, make_game, make_policy
-from simlab.commands import summary
+from simlab.cli import solve as solve_commands
+from simlab.cli.listings import summary
 from simlab.compiling import compile_clock
 from simlab.experiments.config import config_from_dict
 from simlab.play import play_deal
-from simlab.solver import commands as solve_commands
 
 USER_POLICY = "user_policy_example:FoundationFirst"  # tests/ is on sys.path under pytest
 

@@ -14,9 +14,9 @@ from typing import Any, Callable
 import pytest
 import yaml
 
-from simlab import POLICIES
+from simlab import POLICIES, cli
 from simlab.errors import ConfigError
-from simlab.experiments import commands, runner
+from simlab.experiments import runner
 from simlab.experiments.config import config_from_dict, load_config, with_overrides
 
 REPO = Path(__file__).resolve().parents[1]
@@ -176,7 +176,7 @@ def earlier_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    status = commands.main(argv)
+    status = cli.main(argv)
     return status, capsys.readouterr().err
 
 

@@ -51,7 +51,7 @@ def kill_partway(config: Path, output: Path) -> int:
     errors = output.parent / f"{output.name}.stderr"
     with errors.open("w") as stderr:
         process = subprocess.Popen(
-            [sys.executable, "-m", "simlab.experiments.commands", "run", str(config)], cwd=REPO,
+            [sys.executable, "-m", "simlab.cli", "run", str(config)], cwd=REPO,
             env={**os.environ, "PYTHONPATH": f"{TESTS}:{REPO}"}, start_new_session=True,
             stdout=subprocess.DEVNULL, stderr=stderr)
         deadline = time.monotonic() + 120

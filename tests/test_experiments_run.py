@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import simlab
-from simlab.experiments import commands
+from simlab import cli
 from simlab.experiments.config import config_from_dict
 from simlab.experiments.frames import TIMING_COLUMNS, typed_deals
 from simlab.experiments.runner import run_experiment
@@ -190,7 +190,7 @@ def test_a_user_policy_runs_in_worker_processes(tmp_path: Path) -> None:
 
 def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
     """The real command in a fresh process, with the tests folder importable (user policies)."""
-    return subprocess.run([sys.executable, "-m", "simlab.experiments.commands", *argv],
+    return subprocess.run([sys.executable, "-m", "simlab.cli", *argv],
                           capture_output=True, text=True, cwd=REPO, timeout=300,
                           env={**os.environ, "PYTHONPATH": f"{TESTS}:{REPO}"})
 
@@ -217,7 +217,7 @@ def test_failing_deals_are_recorded_and_the_run_exits_1(tmp_path: Path,
     assert summary["failed"].tolist() == [len(failed), 0]
     assert (frame[frame["policy"] == "greedy"]["verdict"] != "error").all()
     # A rerun retries only the failed deals, and they fail again the same way.
-    assert commands.main(["run", str(path), "--n-jobs", "1"]) == 1
+    assert cli.main(["run", str(path), "--n-jobs", "1"]) == 1
     assert f"Played {len(failed)} deal(s)" in capsys.readouterr().out
 
 
@@ -228,10 +228,10 @@ def test_report_rebuilds_from_the_database(tiny_run: tuple[Path, pd.DataFrame],
     for table in TABLES:
         (folder / f"{table}.csv").unlink()
     (folder / "win_rates.png").unlink()
-    assert commands.main(["report", str(folder)]) == 0
+    assert cli.main(["report", str(folder)]) == 0
     assert {t: (folder / f"{t}.csv").read_text() for t in TABLES} == before
     assert (folder / "win_rates.png").exists()
-    assert commands.main(["report", str(folder / "nowhere")]) == 2
+    assert cli.main(["report", str(folder / "nowhere")]) == 2
     assert "not an experiment folder" in capsys.readouterr().err
 
 

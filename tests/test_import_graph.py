@@ -37,8 +37,9 @@ def _is_type_checking(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
-    """Every import statement of ``tree`` that runs, at any depth."""
+def _imports(tree: ast.AST, type_only: bool = False) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement of ``tree`` that runs, at any depth; with ``type_only``,
+    those under ``if TYPE_CHECKING:`` too."""
     found: list[ast.Import | ast.ImportFrom] = []
     stack = [tree]
     while stack:
@@ -46,7 +47,7 @@ def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             found.append(node)
             continue
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
+        if isinstance(node, ast.If) and _is_type_checking(node.test) and not type_only:
             stack.extend(node.orelse)
             continue
         stack.extend(ast.iter_child_nodes(node))
@@ -78,13 +79,14 @@ def _targets(node: ast.Import | ast.ImportFrom, module: str, modules: dict[str, 
     return sorted({target for name in names if (target := _known(name, modules)) is not None})
 
 
-def import_graph() -> dict[str, dict[str, int]]:
-    """For each simlab module: the simlab modules it imports, with the line of the first import."""
+def import_graph(type_only: bool = False) -> dict[str, dict[str, int]]:
+    """For each simlab module: the simlab modules it imports, with the line of the first import
+    (with ``type_only``, counting the imports under ``if TYPE_CHECKING:`` too)."""
     modules = module_files()
     graph: dict[str, dict[str, int]] = {}
     for module, path in modules.items():
         edges: dict[str, int] = {}
-        for node in _imports(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)), type_only):
             for target in _targets(node, module, modules):
                 if target != module:
                     edges[target] = min(edges.get(target, node.lineno), node.lineno)
@@ -127,6 +129,16 @@ def test_import_graph_is_acyclic() -> None:
     assert cycle is None, describe(cycle, graph)
 
 
+def test_the_engine_has_no_import_cycle_even_for_types() -> None:
+    """Within the engine not even an import made for type hints alone closes a circle: a
+    module that needs another's types for its hints does not also serve that module."""
+    graph = import_graph(type_only=True)
+    engine = {module: {target: line for target, line in edges.items() if target.startswith("simlab.engine")}
+              for module, edges in graph.items() if module.startswith("simlab.engine")}
+    cycle = find_cycle(engine)
+    assert cycle is None, describe(cycle, engine)
+
+
 def test_graph_sees_function_level_imports() -> None:
     """The reader finds an import inside a function and skips one under TYPE_CHECKING."""
     tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import simlab.cards\n"
@@ -134,6 +146,8 @@ def test_graph_sees_function_level_imports() -> None:
     modules = module_files()
     found = [t for node in _imports(tree) for t in _targets(node, "simlab.cli", modules)]
     assert found == ["simlab.games"]
+    found = sorted(t for node in _imports(tree, type_only=True) for t in _targets(node, "simlab.cli", modules))
+    assert found == ["simlab.cards", "simlab.games"]
 
 
 def test_find_cycle() -> None:

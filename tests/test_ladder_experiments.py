@@ -17,8 +17,8 @@ import pytest
 import yaml
 
 import simlab
+from simlab import cli
 from simlab.errors import ConfigError
-from simlab.experiments import commands
 from simlab.experiments.config import Ladder, config_from_dict
 from simlab.experiments.deal_lists import LINE_KEYS, DealQuery, default_levels, write_lines
 from simlab.experiments.frames import TIMING_COLUMNS
@@ -114,7 +114,7 @@ def test_perfect_play_must_prove_its_losses(tmp_path: Path, capsys: pytest.Captu
     path = tmp_path / "x.yaml"
     path.write_text(yaml.safe_dump(config_with(ladder={"rungs": ["greedy"], "perfect": "random"},
                                                output=str(output))))
-    assert commands.main(["run", str(path), "--no-progress"]) == 2
+    assert cli.main(["run", str(path), "--no-progress"]) == 2
     assert expected.replace("x.yaml", str(path)) in capsys.readouterr().err and not output.exists()
 
 
@@ -133,11 +133,11 @@ def test_a_folder_an_earlier_simlab_ran_with_an_unproving_perfect_player_is_repo
     path.write_text(yaml.safe_dump(data))
     with monkeypatch.context() as earlier:  # the check an earlier simlab did not make
         earlier.setattr(_Validator, "unproved", lambda *_: ())
-        assert commands.main(["run", str(path), "--no-progress"]) == 0
+        assert cli.main(["run", str(path), "--no-progress"]) == 0
     old = pd.read_csv(output / "difficulty.csv").set_index("difficulty")["deals"]
     assert old[UNWINNABLE] > 0  # what the earlier simlab wrote: random's losses called unwinnable
     capsys.readouterr()
-    assert commands.main(["report", str(output)]) == 0, capsys.readouterr().err
+    assert cli.main(["report", str(output)]) == 0, capsys.readouterr().err
     new = pd.read_csv(output / "difficulty.csv").set_index("difficulty")["deals"]
     assert new[UNWINNABLE] == 0 and new[UNKNOWN_LEVEL] == old[UNWINNABLE] + old[UNKNOWN_LEVEL]
     assert new["greedy"] == old["greedy"] and new[PERFECT_ONLY] == old[PERFECT_ONLY]
@@ -147,7 +147,7 @@ def test_a_folder_an_earlier_simlab_ran_with_an_unproving_perfect_player_is_repo
             "folder was run by an earlier simlab, which took such a perfect player): a deal random lost there "
             "is `unknown`, not `unwinnable`.") in (output / "report.md").read_text()
     before = {p.name: p.read_bytes() for p in output.iterdir() if p.is_file()}
-    assert commands.main(["run", str(path), "--no-progress"]) == 2
+    assert cli.main(["run", str(path), "--no-progress"]) == 2
     assert "ladder.perfect must be a policy whose every 'lost' is a loss proved" in capsys.readouterr().err
     assert {p.name: p.read_bytes() for p in output.iterdir() if p.is_file()} == before
 
@@ -290,7 +290,7 @@ def test_results_do_not_depend_on_workers_or_chunks_and_a_rerun_resumes(ladder_r
 # ----- simlab deals ---------------------------------------------------------------------
 def test_simlab_deals_lists_matching_deals_whose_lines_replay_to_a_win(tmp_path: Path, capsys: Any) -> None:
     out = tmp_path / "easy.jsonl"
-    status = commands.main(["deals", "citadel", "--winnable", "--won-by", "heuristic", "--first", "3",
+    status = cli.main(["deals", "citadel", "--winnable", "--won-by", "heuristic", "--first", "3",
                             "--count", "2", "--out", str(out), "--jobs", "1", "--results", str(tmp_path),
                             "--no-progress"])
     assert status == 0
@@ -313,7 +313,7 @@ def test_simlab_deals_lists_matching_deals_whose_lines_replay_to_a_win(tmp_path:
     for deal, group in examined.groupby("deal"):
         if deal not in listed:
             assert not {"heuristic", "solver"} <= set(group[group["verdict"] == "won"]["policy"])
-    again = commands.main(["deals", "citadel", "--winnable", "--won-by", "heuristic", "--first", "3",
+    again = cli.main(["deals", "citadel", "--winnable", "--won-by", "heuristic", "--first", "3",
                            "--count", "2", "--jobs", "1", "--results", str(tmp_path), "--no-progress"])
     assert again == 0
     printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -321,7 +321,7 @@ def test_simlab_deals_lists_matching_deals_whose_lines_replay_to_a_win(tmp_path:
 
 
 def test_simlab_deals_with_a_difficulty_uses_the_default_ladder(tmp_path: Path, capsys: Any) -> None:
-    status = commands.main(["deals", "citadel", "--difficulty", "heuristic", "--count", "1", "--jobs", "1",
+    status = cli.main(["deals", "citadel", "--difficulty", "heuristic", "--count", "1", "--jobs", "1",
                             "--results", str(tmp_path), "--no-progress"])
     assert status == 0
     (entry,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -340,7 +340,7 @@ def test_simlab_deals_with_a_difficulty_uses_the_default_ladder(tmp_path: Path, 
 ])
 def test_simlab_deals_refuses_a_bad_query(arguments: list[str], message: str, tmp_path: Path,
                                           capsys: Any) -> None:
-    assert commands.main(["deals", *arguments, "--results", str(tmp_path)]) == 2
+    assert cli.main(["deals", *arguments, "--results", str(tmp_path)]) == 2
     assert message in capsys.readouterr().err
     assert DealQuery("citadel", 1, 1, winnable=True).folder(tmp_path) == tmp_path / "citadel"
 
@@ -353,7 +353,7 @@ def test_simlab_deals_checks_out_before_anything_runs(tmp_path: Path, capsys: An
     for out, found in ((tmp_path / "missing" / "easy.jsonl",
                         f"but its folder '{tmp_path / 'missing'}' does not exist; make it first"),
                        (tmp_path, "which is a folder.")):
-        status = commands.main(["deals", "citadel", "--winnable", "--count", "1", "--jobs", "1",
+        status = cli.main(["deals", "citadel", "--winnable", "--count", "1", "--jobs", "1",
                                 "--results", str(results), "--out", str(out), "--no-progress"])
         assert status == 2
         assert (f"error: simlab deals: --out must be a file the JSON lines can be written to. Got '{out}', "

@@ -1,5 +1,6 @@
 """The layers: engine (rules) < solver (a search library) < policies (every player)
-< experiments; nothing imports upward, and every player is discovered in ``simlab.policies``.
+< experiments < cli (the command line, on top of them all); nothing imports upward, and
+every player is discovered in ``simlab.policies``.
 
 Read from the sources' own import statements (``ast``, every one, in a function
 too), so a test fails on the import itself, not on what it happens to break.
@@ -20,10 +21,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "simlab"
 
 # What each layer must not import: the layers above it.
 FORBIDDEN = {
-    "engine": ("simlab.games", "simlab.solver", "simlab.policies", "simlab.experiments"),
-    "games": ("simlab.solver", "simlab.policies", "simlab.experiments"),
-    "solver": ("simlab.policies", "simlab.experiments"),
-    "policies": ("simlab.experiments",),
+    "engine": ("simlab.games", "simlab.solver", "simlab.policies", "simlab.experiments", "simlab.cli"),
+    "games": ("simlab.solver", "simlab.policies", "simlab.experiments", "simlab.cli"),
+    "solver": ("simlab.policies", "simlab.experiments", "simlab.cli"),
+    "policies": ("simlab.experiments", "simlab.cli"),
+    "experiments": ("simlab.cli",),
 }
 
 
@@ -63,6 +65,15 @@ def test_no_layer_imports_a_layer_above_it(layer):
                                   if any(name == above or name.startswith(above + ".") for above in FORBIDDEN[layer]))
         for path in layer_modules(layer)
     }
+    assert {module: names for module, names in upward.items() if names} == {}
+
+
+def test_only_the_command_line_imports_the_command_line():
+    """``simlab.cli`` is the top: no module outside it (``simlab/*.py`` included) imports it."""
+    outside = [path for path in sorted(PACKAGE.rglob("*.py")) if (PACKAGE / "cli") not in path.parents]
+    upward = {module_name(path): sorted(name for name in imported_names(path)
+                                        if name == "simlab.cli" or name.startswith("simlab.cli."))
+              for path in outside}
     assert {module: names for module, names in upward.items() if names} == {}
 
 

@@ -249,7 +249,7 @@ def test_numbered_moves_out_of_order_are_refused(tmp_path):
 
 
 def test_a_solver_out_of_budget_is_said_with_its_budget(tmp_path, monkeypatch):
-    from simlab import show as show_module
+    from simlab.cli import show as show_module
     from simlab.solver.limits import BUDGET
     from simlab.solver.result import SolveResult
     monkeypatch.setattr(show_module, "solve", lambda game, deal: SolveResult("unknown", "budget", 5, 0.1))

@@ -87,14 +87,16 @@ def test_workers_of_a_run_killed_with_sigkill_exit_too(tmp_path: Path) -> None:
 
 def test_an_internal_error_has_its_own_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    from simlab.experiments import commands, runner
+    from simlab import cli
+    from simlab.cli.experiments import EXIT_INTERNAL
+    from simlab.experiments import runner
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(runner, "run_experiment", broken)
     path, _ = slow_config(tmp_path)
-    assert commands.main(["run", str(path)]) == commands.EXIT_INTERNAL == 70
+    assert cli.main(["run", str(path)]) == EXIT_INTERNAL == 70
     err = capsys.readouterr().err
     assert "internal error (a bug in simlab, please report it)" in err and "RuntimeError: a bug" in err
 

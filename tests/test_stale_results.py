@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from run_helpers import SEQUENTIAL, config, folder_state, run_here, simlab, start, stored_rows, write_config
 
-from simlab.experiments import commands
+from simlab import cli
 
 POLICY = '''\
 from simlab import Policy
@@ -89,7 +89,7 @@ def test_a_second_run_into_a_busy_folder_refuses(tmp_path: Path, capsys: pytest.
     assert status == 2
     assert f"error: {output}: another simlab run is writing to this folder (pid {first.pid} " in err
     assert (output / "config.resolved.yaml").read_bytes() == resolved
-    assert commands.main(["report", str(output)]) == 2  # a report would race the run's own
+    assert cli.main(["report", str(output)]) == 2  # a report would race the run's own
     assert "another simlab run is writing to this folder" in capsys.readouterr().err
     _, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
@@ -112,7 +112,7 @@ def test_a_damaged_database_is_refused_untouched_and_can_be_recovered(
     assert err.startswith(f"error: {database}: the results database is damaged")
     assert f"simlab recover {output}" in err and "start afresh" in err
     assert folder_state(output) == before  # config.resolved.yaml and the database untouched
-    assert commands.main(["recover", str(output)]) == 0
+    assert cli.main(["recover", str(output)]) == 0
     assert "6 deal(s)" in capsys.readouterr().out and (output / "results.sqlite.damaged").exists()
     status, out, err = run_here(path, capsys)
     assert status == 0 and "Played 0 deal(s)" in out, err
@@ -133,7 +133,7 @@ def test_a_folder_from_an_earlier_key_format_is_replayed_with_a_message(
         db.execute("UPDATE deals SET cell = ?", (old_key,))
         db.execute("DROP TABLE configs")
     (output / "summary.csv").unlink()
-    assert commands.main(["report", str(output)]) == 0  # the old folder still reads as it is
+    assert cli.main(["report", str(output)]) == 0  # the old folder still reads as it is
     assert pd.read_csv(output / "summary.csv")["deals"].tolist() == [6]
     status, out, err = run_here(path, capsys)
     assert status == 0, err

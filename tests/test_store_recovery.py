@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 from run_helpers import ENV, SEQUENTIAL, SIMLAB, config, folder_state, run_here, simlab, write_config
 
-from simlab.experiments import commands
+from simlab import cli
+from simlab.cli import experiments as experiment_commands
 from simlab.experiments.health import check_database
 from simlab.experiments.schema import SCHEMA
 from simlab.experiments.store import ResultStore
@@ -243,14 +244,14 @@ def test_a_folder_that_takes_no_lock_file_is_status_2_in_process(
 
         monkeypatch.setattr(os, "open", refusing)
         for command in (["report", str(output)], ["recover", str(output)], ["run", str(path), "--no-progress"]):
-            assert commands.main(command) == 2, command
+            assert cli.main(command) == 2, command
             err = capsys.readouterr().err
             assert err.startswith(f"error: {output}: the folder must be writable: simlab writes its tables, figures, "
                                   "report and database there, and first its lock file simlab.lock, which could not "
                                   f"be made ({os.strerror(code)}). Nothing was changed."), (command, err)
             assert folder_state(output) == before, command
     monkeypatch.setattr(os, "open", real_open)
-    assert commands.main(["recover", str(output)]) == 0 and stored_count(output) == 6  # the same folder, writable
+    assert cli.main(["recover", str(output)]) == 0 and stored_count(output) == 6  # the same folder, writable
 
 
 def test_a_full_disk_stops_recover_with_the_damaged_database_back_in_place(
@@ -271,7 +272,7 @@ def test_a_full_disk_stops_recover_with_the_damaged_database_back_in_place(
         raise sqlite_full_error()
 
     monkeypatch.setattr(ResultStore, "add_rows", add_rows)
-    assert commands.main(["recover", str(output)]) == 2
+    assert cli.main(["recover", str(output)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {output}: the disk is full: writing the output folder failed (OperationalError: "
                           f"database or disk is full). Nothing was changed: {output / DATABASE} is as it was before "
@@ -279,7 +280,7 @@ def test_a_full_disk_stops_recover_with_the_damaged_database_back_in_place(
                           "go on."), err
     assert folder_state(output) == before
     monkeypatch.setattr(ResultStore, "add_rows", original)
-    assert commands.main(["recover", str(output)]) == 0
+    assert cli.main(["recover", str(output)]) == 0
     assert stored_count(output) == 6 and (output / "results.sqlite.damaged").read_bytes() == b"damaged" * 500
 
 
@@ -297,7 +298,7 @@ def test_a_full_disk_stops_report_with_its_own_command_to_rerun(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(rebuild, "write_reports", full)
-    assert commands.main(["report", str(output)]) == 2
+    assert cli.main(["report", str(output)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {output}: the disk is full: writing the output folder failed (OSError: [Errno "
                           f"28] No space left on device). Every deal finished before is saved in "
@@ -340,7 +341,7 @@ def test_recover_leaves_a_sound_database_alone(tmp_path: Path, capsys: pytest.Ca
     assert run_here(path, capsys)[0] == 0
     before = folder_state(output)
     for _ in range(2):
-        assert commands.main(["recover", str(output)]) == 0
+        assert cli.main(["recover", str(output)]) == 0
         out, _ = capsys.readouterr()
         assert out.startswith(f"{output}/results.sqlite is sound: nothing to recover, nothing was changed.")
         assert folder_state(output) == before
@@ -354,7 +355,7 @@ def test_recover_keeps_every_damaged_copy(tmp_path: Path, capsys: pytest.Capture
     kept = []
     for damage in (b"first damage" * 100, b"second damage" * 100):
         database.write_bytes(damage)
-        assert commands.main(["recover", str(output)]) == 0
+        assert cli.main(["recover", str(output)]) == 0
         kept.append(capsys.readouterr().out)
     assert "kept as " + str(output / "results.sqlite.damaged") + "." in kept[0]
     assert "kept as " + str(output / "results.sqlite.damaged.2") + "." in kept[1]
@@ -387,7 +388,7 @@ def test_recovered_rows_keep_the_key_of_the_code_that_played_them(
     assert run_here(path, capsys)[0] == 0
     module.write_text(POLICY.replace("moves[0]  # VERSION", "moves[-1]  # VERSION 2"))
     (output / DATABASE).write_bytes(b"\0" * 5000)  # damaged after the policy was edited
-    assert commands.main(["recover", str(output)]) == 0
+    assert cli.main(["recover", str(output)]) == 0
     assert "12 deal(s), each under the cell key it was played with" in capsys.readouterr().out
     rerun = simlab("run", str(path), "--no-progress", cwd=tmp_path)  # a fresh process: the edited code
     assert rerun.returncode == 0, rerun.stderr
@@ -410,7 +411,7 @@ def test_recover_refuses_a_deals_csv_it_cannot_trust(
         csv.write_bytes(csv.read_bytes()[:-10])
     (output / DATABASE).write_bytes(b"")
     before = folder_state(output)
-    assert commands.main(["recover", str(output)]) == 2
+    assert cli.main(["recover", str(output)]) == 2
     err = capsys.readouterr().err
     if change == "no keys":
         assert err.startswith(f"error: {csv}: cannot recover the database: expected a 'cell' column")
@@ -453,7 +454,7 @@ def test_a_file_that_is_no_results_database_is_refused_untouched(
                               "Nothing was changed.")
     assert folder_state(output) == before  # the same bytes, and no file added
     if kind == "foreign":  # recover will not take it for a damaged database either
-        assert commands.main(["recover", str(output)]) == 2
+        assert cli.main(["recover", str(output)]) == 2
         assert "recover rebuilds only a damaged database" in capsys.readouterr().err
         assert folder_state(output) == before
 
@@ -468,7 +469,7 @@ def test_the_readmes_offer_report_and_recover_only_options_they_have() -> None:
     from run_helpers import REPO
 
     parser = argparse.ArgumentParser()
-    commands.add_parsers(parser.add_subparsers(dest="command"))
+    experiment_commands.add_parsers(parser.add_subparsers(dest="command"))
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     for command in ("report", "recover"):
         known = {option for action in subparsers.choices[command]._actions for option in action.option_strings}

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from simlab.engine.game import Game, Move, Observation, State, parse_move
+from simlab.engine.table_text import render_table
 from simlab.errors import IllegalMoveError, SimlabError
 
 WIN_REWARD = 1.0  # the reward of the move that wins; every other move earns 0
@@ -119,9 +120,9 @@ class Environment:
         return self.game.visible_piles(self.observation())
 
     def render(self) -> str:
-        """What the agent sees as a card table (``Game.render``; the hidden cards too with
-        ``observe=False``)."""
-        return self.game.render(self._state, reveal=not self.observe)
+        """What the agent sees as a card table (``simlab.engine.table_text.render_table``; the
+        hidden cards too with ``observe=False``)."""
+        return render_table(self.game, self._state, reveal=not self.observe)
 
     def _over(self) -> bool:
         if self.game.is_won(self._state) or len(self.game.legal_move_codes(self._state)) == 0:

@@ -35,7 +35,6 @@ from simlab.engine.layout import (
     Layout,
 )
 from simlab.engine.packing import pack_rules
-from simlab.engine.table_text import render_table
 from simlab.errors import IllegalMoveError
 from simlab.params import Param
 
@@ -375,8 +374,3 @@ class Game:
         count = int(state.array[self.rules[OFFSET_HEIGHTS] + pile])
         cards = state.array[pile * capacity: pile * capacity + count].tolist()
         return [labels[card] if card >= 0 else card for card in cards]
-
-    def render(self, state: State, reveal: bool = False) -> str:
-        """The position as a card table a person reads (``simlab.engine.table_text``):
-        what a player sees, and with ``reveal`` the hidden cards too."""
-        return render_table(self, state, reveal)

@@ -17,8 +17,8 @@ only modules listed before it:
 - ``runner``: planning, dispatch (the pool, joblib threads, or dask), resuming.
 - ``rebuild``: the output files again from the database (``simlab report``).
 - ``recover``: a damaged database again from ``deals.csv`` (``simlab recover``).
-- ``commands``: the ``simlab run``, ``simlab report`` and ``simlab recover`` subcommands.
 
 The user-facing entry points are ``simlab.run``, ``simlab.summarize`` and
-``simlab.load_config``.
+``simlab.load_config``; the subcommands that call them (``simlab run``, ``report``,
+``recover``, ``deals``) are ``simlab.cli.experiments``.
 """

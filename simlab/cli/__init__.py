@@ -1,9 +1,14 @@
-"""The ``simlab`` command line.
+"""The ``simlab`` command line: this package sits on top of every layer (engine,
+solver, policies, experiments), and nothing below it imports it.
 
-Each module in ``COMMAND_MODULES`` adds its subcommands with
-``add_parsers(subparsers)``; every subcommand sets ``func=handler``, where
-``handler(args) -> int`` returns the exit status. A module that does not exist
-(yet) is skipped, so parts of simlab can be developed and shipped separately.
+One module per family of subcommands, each adding its own with
+``add_parsers(subparsers)``, in the order ``simlab --help`` lists them:
+``listings`` (games, policies), ``play`` (deal, play), ``experiments`` (run,
+report, recover, deals), ``solve`` (solve, hint) and ``show``; ``words`` holds
+the phrases several of them print. Every subcommand sets ``func=handler``, where
+``handler(args) -> int`` returns the exit status. A module of ``COMMAND_MODULES``
+that cannot be imported is an error (``ModuleNotFoundError``), never a
+subcommand quietly missing from ``simlab --help``.
 """
 
 from __future__ import annotations
@@ -19,33 +24,25 @@ from simlab.compiling import compile_clock, what_compiles
 from simlab.errors import SimlabError, warnings_as_lines
 from simlab.interrupts import Terminated, cause_of, sigterm_as_interrupt
 
-COMMAND_MODULES = ("simlab.commands", "simlab.experiments.commands", "simlab.solver.commands", "simlab.show")
+COMMAND_MODULES = ("simlab.cli.listings", "simlab.cli.play", "simlab.cli.experiments", "simlab.cli.solve",
+                   "simlab.cli.show")
 USAGE_ERROR = 2  # argparse's exit status for a bad command line; ours for bad names or values
 INTERRUPTED, TERMINATED = 130, 143  # as a shell reports a process stopped by SIGINT, SIGTERM
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser with the subcommands of every available command module."""
+    """The parser with the subcommands of every command module.
+
+    Raises:
+        ModuleNotFoundError: a command module (or a module it imports) is missing."""
     parser = argparse.ArgumentParser(
         prog="simlab", description="Monte Carlo win rates of patience (solitaire) games."
     )
     parser.add_argument("--version", action="version", version=f"simlab {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module_name in COMMAND_MODULES:
-        module = _import_optional(module_name)
-        if module is not None:
-            module.add_parsers(subparsers)
+        importlib.import_module(module_name).add_parsers(subparsers)
     return parser
-
-
-def _import_optional(module_name: str):
-    """The module, or None if it does not exist; a module that fails inside still raises."""
-    try:
-        return importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name == module_name:
-            return None
-        raise
 
 
 def _importable_from_cwd() -> None:
@@ -87,7 +84,3 @@ def _say_compiling(module: str) -> None:
     print(f"simlab: compiling {what_compiles(module)} for this version, once; later commands load it "
           "from the cache (`python -m simlab.precompile` compiles the common ones ahead)...", file=sys.stderr,
           flush=True)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,10 +1,10 @@
-"""The ``simlab run FILE``, ``simlab report FOLDER`` and ``simlab recover FOLDER`` subcommands.
+"""The ``simlab run FILE``, ``simlab report FOLDER``, ``simlab recover FOLDER`` and
+``simlab deals GAME`` subcommands.
 
 ``simlab.cli`` calls ``add_parsers(subparsers)``; each handler returns the exit
 status (README, "Exit statuses"): 0 every deal played; 1 some deals failed
 (error rows, listed); 2 bad input (nothing written); 130 interrupted by Ctrl-C
 and 143 by SIGTERM (every finished deal is kept); 70 an internal error (a bug).
-Without ``simlab.cli`` they run as ``python -m simlab.experiments.commands``.
 
 ``simlab.cli`` imports this module for every command, ``--help`` included, so
 each handler imports the runner, tables and reports it calls (pandas, scipy,
@@ -20,7 +20,7 @@ import sys
 import traceback
 from typing import Any, Callable, TypeVar
 
-from simlab.errors import ConfigError, warnings_as_lines
+from simlab.errors import ConfigError
 from simlab.experiments.config import load_config, with_overrides
 from simlab.interrupts import Terminated, cause_of, sigterm_as_interrupt
 
@@ -262,18 +262,3 @@ def _print_outcome(folder: Any, played: int, frame: Any) -> None:
               f"(95% {interval(row.wilson_low, row.wilson_high)}, {row.played} deals"
               + (f", {row.unknown} unknown" if row.unknown else "") + ")")
     print(f"Report: {folder}/report.md")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry point with just these two subcommands."""
-    parser = argparse.ArgumentParser(prog="python -m simlab.experiments.commands",
-                                     description="simlab experiments")
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    add_parsers(subparsers)
-    args = parser.parse_args(argv)
-    with warnings_as_lines():
-        return args.func(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,6 +9,7 @@ import json
 import time
 from pathlib import Path
 
+from simlab.cli.words import ENDINGS, thoughtful_note
 from simlab.engine.game import Game, Move, State
 from simlab.engine.notation import describe_line, numbered
 from simlab.engine.table_text import walkthrough
@@ -116,19 +117,6 @@ def _shortened(game: Game, start: State, line: list[Move]) -> tuple[list[Move], 
         raise SimlabError(f"the shortened line ({len(shorter)} moves) does not replay to a win; "
                           "run without --shorten for the solver's line")
     return shorter, {"from": len(line), "to": len(shorter), "seconds": round(seconds, 6), "replayed_to_win": True}
-
-
-def thoughtful_note(game: Game) -> str:
-    """What a ``thoughtful`` verdict knew that a player cannot, in the search plan's words."""
-    return f"thoughtful: {plan_for(game).reason('information')}, which a player cannot: an upper bound on fair play"
-
-
-# What each way a search ends means, for a person.
-ENDINGS = {
-    "exhausted": "no win exists; every reachable position was searched",
-    "budget": "undecided: the budget of {budget:,} positions ran out",
-    "memory": "undecided: the transposition table filled (raise --table-bits)",
-}
 
 
 def verdict_sentence(result: SolveResult, budget: int) -> str:

@@ -1,32 +1,27 @@
-"""The basic subcommands: ``games``, ``policies``, ``deal`` and ``play``."""
+"""``simlab deal GAME N`` and ``simlab play GAME N --policy P``: one deal shown, or played by one policy."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
-import textwrap
-from typing import Any, Mapping
+from typing import Any
 
 from simlab.boards import deal_json, fcs_board
+from simlab.cli.words import outcome
 from simlab.engine.game import Game
 from simlab.engine.notation import describe_line, numbered
-from simlab.engine.table_text import walkthrough
-from simlab.games import GAMES, make_game
-from simlab.params import DEAL_NUMBER, ROOT_SEED, Param, option_type, parse_cli_params
+from simlab.engine.table_text import render_table, walkthrough
+from simlab.games import make_game
+from simlab.params import DEAL_NUMBER, ROOT_SEED, option_type, parse_cli_params
 from simlab.play import play_deal
-from simlab.policies import POLICIES, PlayRecord, make_policy
+from simlab.policies import PlayRecord, make_policy
 from simlab.policies.catalog import refuse_unplayable, warn_unused
 
 DEAL_FORMATS = ("text", "json", "fcs")
 
 
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``games``, ``policies``, ``deal`` and ``play`` to the ``simlab`` parser."""
-    games = subparsers.add_parser("games", help="list the games with their parameters")
-    games.set_defaults(func=games_command)
-    policies = subparsers.add_parser("policies", help="list the policies with their parameters")
-    policies.set_defaults(func=policies_command)
+    """Add ``deal`` and ``play`` to the ``simlab`` parser."""
     _add_deal_parser(subparsers)
     _add_play_parser(subparsers)
 
@@ -90,45 +85,6 @@ deal_number = option_type(DEAL_NUMBER)
 # ----- handlers --------------------------------------------------------------------
 
 
-def games_command(args: argparse.Namespace) -> int:
-    """List every game: name, title, PySolFC id and parameters."""
-    for name in GAMES.names():
-        cls = GAMES.get(name)
-        pysol = f"PySolFC id {cls.pysol_id}" if cls.pysol_id is not None else "not in PySolFC"
-        print(f"{name}: {cls.title} ({pysol})")
-        _print_parameters(cls.parameters)
-    return 0
-
-
-def policies_command(args: argparse.Namespace) -> int:
-    """List every policy: name, summary and parameters (``max_moves`` included)."""
-    for name in POLICIES.names():
-        cls = POLICIES.get(name)
-        print(textwrap.fill(f"{name}: {summary(cls.__doc__)}", width=100, subsequent_indent="    "))
-        _print_parameters(cls.all_parameters())
-    return 0
-
-
-def summary(doc: str | None) -> str:
-    """A class docstring's first paragraph as one plain line: reST literals (````x````) shown
-    as ``x``, pointers to the module's docstring left out (a reader of the list has none)."""
-    paragraph = " ".join((doc or "").strip().split("\n\n")[0].split())
-    return plain(re.sub(r" \((see )?(the )?module doc(string)?\)", "", paragraph))
-
-
-def _print_parameters(parameters: Mapping[str, Param]) -> None:
-    if not parameters:
-        print("    (no parameters)")
-    for key, param in parameters.items():
-        line = f"{key}={param.default!r}  ({param.describe()}) {plain(param.doc)}"
-        print(textwrap.fill(line, width=100, initial_indent="    ", subsequent_indent="        "))
-
-
-def plain(text: str) -> str:
-    """reST literals (````x````) as ``x``."""
-    return re.sub(r"``(.+?)``", r"\1", text)
-
-
 def deal_command(args: argparse.Namespace) -> int:
     """Print one deal as text, JSON or a Freecell Solver board."""
     game = make_game(args.game, **parse_cli_params(args.param))
@@ -138,7 +94,7 @@ def deal_command(args: argparse.Namespace) -> int:
         print(fcs_board(game, game.initial_state(args.deal)))
     else:
         print(f"{game.name} deal {args.deal}")
-        print(game.render(game.initial_state(args.deal), reveal=args.reveal))
+        print(render_table(game, game.initial_state(args.deal), args.reveal))
     return 0
 
 
@@ -164,26 +120,6 @@ def play_command(args: argparse.Namespace) -> int:
         for line in numbered(describe_line(game, start, record.moves)):
             print("  " + line)
     return 0
-
-
-# Why a play ended, for a person (``PlayRecord.end_reason``).
-END_WORDS = {
-    "no_moves": "no legal move left",
-    "gave_up": "legal moves left, none the policy would make",
-    "repeat": "a position came back",
-    "move_cap": "the move cap ran out",
-    "exhausted": "the search proved no win is left",
-    "budget": "the search's budget ran out",
-    "memory": "the search's table filled",
-}
-
-
-def outcome(record: PlayRecord) -> str:
-    """``won``, or the verdict with why play ended: ``lost (gave_up: legal moves left, ...)``."""
-    if record.end_reason == record.verdict:
-        return record.verdict
-    words = END_WORDS.get(record.end_reason)
-    return f"{record.verdict} ({record.end_reason}{': ' + words if words else ''})"
 
 
 def _record_json(

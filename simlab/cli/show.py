@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from simlab.commands import outcome
+from simlab.cli.words import ENDINGS, outcome, thoughtful_note
 from simlab.engine.game import Game, Move, State
 from simlab.engine.notation import describe_line
 from simlab.errors import SimlabError
@@ -28,7 +28,6 @@ from simlab.policies import make_policy
 from simlab.policies.catalog import refuse_unplayable, warn_unused
 from simlab.policies.record import NO_MOVES, stop_reason
 from simlab.solver import plan_for, solve
-from simlab.solver.commands import ENDINGS, thoughtful_note
 from simlab.solver.hint import hints_along
 from simlab.solver.limits import BUDGET
 

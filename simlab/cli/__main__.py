@@ -1,0 +1,7 @@
+"""``python -m simlab.cli COMMAND ...``: the ``simlab`` command without its console script."""
+
+import sys
+
+from simlab.cli import main
+
+sys.exit(main())
