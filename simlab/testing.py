@@ -138,8 +138,9 @@ def _policy_label(policy: Policy) -> str:
 def _global_random_state(poison: int) -> Iterator[None]:
     """numpy's legacy global generator and Python's ``random`` seeded from ``poison``
     (two different seeds), put back as they were afterwards."""
-    numpy_state, python_state = np.random.get_state(), random.getstate()
-    np.random.seed(poison)  # noqa: NPY002  (the global state a policy must not read)
+    # the legacy global state on purpose: it is what a policy must not read
+    numpy_state, python_state = np.random.get_state(), random.getstate()  # noqa: NPY002
+    np.random.seed(poison)  # noqa: NPY002
     random.seed(poison + 1000)
     try:
         yield
