@@ -352,8 +352,8 @@ def all_plans() -> list:
     """The ``SearchPlan`` of every registered game with its defaults (by name), then of
     each of ``PLAN_RULE_SETS`` not seen yet, in that order."""
     # imported here: ``check_game`` and ``check_policy`` need neither the registry nor the solver
-    from simlab.games import GAMES, make_game  # noqa: PLC0415
-    from simlab.solver.plan import plan_for  # noqa: PLC0415
+    from simlab.games import GAMES, make_game
+    from simlab.solver.plan import plan_for
 
     plans = {}
     for name, params in [(name, {}) for name in sorted(GAMES)] + list(PLAN_RULE_SETS):
@@ -370,9 +370,9 @@ def plans_text() -> str:
 def main(argv: list[str] | None = None) -> int:
     """``python -m simlab.testing plans``: print every plan (``all_plans``); with
     ``--write``, write them to the golden file (``GOLDEN_PLANS``, or the path given)."""
-    import argparse  # noqa: PLC0415  (only the command needs it)
-    import sys  # noqa: PLC0415
-    from pathlib import Path  # noqa: PLC0415
+    import argparse  # only the command needs it
+    import sys
+    from pathlib import Path
 
     parser = argparse.ArgumentParser(prog="python -m simlab.testing", description="simlab's test helpers")
     commands = parser.add_subparsers(dest="command", required=True)

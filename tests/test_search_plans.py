@@ -89,7 +89,7 @@ def test_solve_without_a_deal_or_explain_is_a_usage_error(capsys):
 
 
 def test_the_golden_file_holds_every_rule_set_the_commit_comparison_plays():
-    from benchmarks.compare_commits import cases  # noqa: PLC0415  (the benchmarks are not part of simlab)
+    from benchmarks.compare_commits import cases  # (the benchmarks are not part of simlab)
 
     pinned = {plan.game for plan in all_plans()}
     played = {repr(make_game(case["game"], **case["params"])) for case in cases().values()}
@@ -99,7 +99,7 @@ def test_the_golden_file_holds_every_rule_set_the_commit_comparison_plays():
 
 
 def test_the_plans_command_writes_the_golden_file(tmp_path, capsys):
-    from simlab.testing import main as testing_main  # noqa: PLC0415
+    from simlab.testing import main as testing_main
 
     target = tmp_path / "plans.txt"
     assert testing_main(["plans", "--write", str(target)]) == 0
