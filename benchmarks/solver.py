@@ -8,8 +8,8 @@ deals of the three games it knows go through it too, in the same run, with singl
 (``-to 01AB -sel -mi 1000000``, the only mode whose "could not solve" is a
 proof, see docs/rules.md section 0): verdict agreement, the deals each
 solver resolves alone, and the CPU ratio. When ``SOLVITAIRE_BIN`` names a build
-of Solvitaire (Blake and Gent's solver; see the README) the same deals of those three
-games go through its smart-solvability search too (``benchmarks.solvitaire``, a cap of
+of Solvitaire (Blake and Gent's solver; docs/design.md, "Beside Solvitaire", says
+how to build it) the same deals of those three games go through its smart-solvability search too (``benchmarks.solvitaire``, a cap of
 10 s each): the deals each solver resolves within 0.01, 0.1, 1 and 10 CPU-s, the
 verdicts of both, and the ratio of their mean and median CPU per deal. A deal one
 solver calls won and the other lost is a bug in one of them; it is printed as a
@@ -487,7 +487,7 @@ def solvitaire_program() -> str | None:
     program = binary()
     if program is None:
         print("SOLVITAIRE_BIN is not set: Solvitaire's columns are skipped "
-              "(build Solvitaire and point SOLVITAIRE_BIN at its binary; see the README)")
+              "(build Solvitaire and point SOLVITAIRE_BIN at its binary: docs/design.md, \"Beside Solvitaire\")")
         return None
     if not (os.path.isfile(program) and os.access(program, os.X_OK)):
         print(f"SOLVITAIRE_BIN={program} is not an executable file: Solvitaire's columns are skipped")

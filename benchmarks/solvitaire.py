@@ -1,7 +1,7 @@
 """Solvitaire (Blake and Gent's solver) as an outside program: run it on one deal, read its verdict.
 
 Solvitaire is not part of simlab (GPL, C++): the bench runs a build of it when
-``SOLVITAIRE_BIN`` names the binary (see the README's benchmark part). Each deal
+``SOLVITAIRE_BIN`` names the binary (docs/design.md, "Beside Solvitaire", says how to build it). Each deal
 goes to it as a JSON file (``simlab.boards.solvitaire_deal``) with
 ``--classify --streamliners smart-solvability --timeout MS``: a streamlined search
 for a tenth of the time, then the exact search for the whole time, so a verdict is
