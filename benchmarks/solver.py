@@ -12,9 +12,9 @@ of Solvitaire (Blake and Gent's solver; docs/design.md, "Beside Solvitaire", say
 how to build it) the same deals of those three games go through its smart-solvability
 search too (``benchmarks.solvitaire``, a cap of 10 s each): the deals each solver
 resolves within 0.01, 0.1, 1 and 10 CPU-s, the verdicts of both, and the ratio of
-their mean and median CPU per deal. A deal one solver calls won and the other lost is a bug in one of them; it is printed as a
-CONTRADICTION, and the winning line (fc-solve's, or simlab's against Solvitaire)
-is replayed through simlab's rules engine to say which.
+their mean and median CPU per deal. A deal one solver calls won and the other lost
+is a bug in one of them; it is printed as a CONTRADICTION, and the winning line
+(fc-solve's, or simlab's against Solvitaire) is replayed through simlab's rules engine to say which.
 
 Knobs (environment variables, no command line):
 
