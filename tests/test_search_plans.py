@@ -275,3 +275,35 @@ def searched_moves(game, state, returns_pruned: int) -> set[int]:
     count = ordered_moves(rules, array, -1, new_workspace(rules, returns_pruned), out, 0, ORDER_PLAIN, 0, key,
                           card_piles)
     return {int(code) for code in out[:count] if kernel.move_kind(int(code)) == MOVE_CARD}
+
+
+KEY_TABLES = {"ZOBRIST", "RANK_ZOBRIST", "CHECK_ZOBRIST", "RANK_CHECK_ZOBRIST"}
+
+
+def key_tables_named(path: Path) -> list[str]:
+    """Where ``path`` names one of the kernel's key tables in code (``kernel.ZOBRIST``, or
+    imported by name), docstrings and comments aside."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (isinstance(node, ast.Attribute) and node.attr in KEY_TABLES and isinstance(node.value, ast.Name)
+                and node.value.id == "kernel"):
+            found.append(f"{path.name}:{node.lineno}: kernel.{node.attr}")
+        elif isinstance(node, ast.ImportFrom) and node.module == "simlab.engine.kernel":
+            found += [f"{path.name}:{node.lineno}: {alias.name}" for alias in node.names if alias.name in KEY_TABLES]
+    return found
+
+
+def test_no_search_picks_its_hash_keys_outside_the_plan():
+    """Every search of ``simlab.solver`` hashes with keys the plan hands it (``zobrist``,
+    ``check_zobrist``, ``streamlined_zobrist``, ``rounds_zobrist``): none names a key table
+    of the kernel itself, so the plan is the one place the keys are chosen."""
+    named = [hit for path in sorted((ROOT / "simlab" / "solver").glob("*.py")) if path.name != "plan.py"
+             for hit in key_tables_named(path)]
+    assert named == [], f"searches choosing their own hash keys: {named}"
+    castle, windmill, lucie = (plan_for(make_game(name)) for name in ("beleaguered_castle", "windmill",
+                                                                       "la_belle_lucie"))
+    assert castle.streamlined_zobrist is kernel.RANK_ZOBRIST and castle.zobrist is kernel.ZOBRIST
+    assert windmill.rounds_zobrist is kernel.ZOBRIST and windmill.zobrist is kernel.RANK_ZOBRIST
+    assert lucie.rounds_zobrist is lucie.zobrist is kernel.ZOBRIST

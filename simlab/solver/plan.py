@@ -181,6 +181,20 @@ class SearchPlan:
         values[PLAN_STUCK] = 0  # its keys are by rank only: they cannot tell the targets apart
         return values
 
+    @property
+    def streamlined_zobrist(self) -> np.ndarray:
+        """The keys of the streamlined search (``simlab.solver.portfolio.streamlined_search``):
+        by rank only in every game, a streamliner (positions alike but for the suits of
+        their cards are one), whatever ``zobrist`` is."""
+        return kernel.RANK_ZOBRIST
+
+    @property
+    def rounds_zobrist(self) -> np.ndarray:
+        """The keys of the round searches (``simlab.solver.rounds``, and the information
+        relaxation's through them): by card in every game, whatever ``zobrist`` is, since
+        a redeal deals the very cards left, so positions alike but for suits go on apart."""
+        return kernel.ZOBRIST
+
     def reason(self, choice: str) -> str:
         return dict(self.reasons)[choice]
 

@@ -65,7 +65,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simlab.engine import kernel
 from simlab.engine.game import Game
 from simlab.interrupts import signals_deferred, stop_point
 from simlab.solver.best_first import (
@@ -299,7 +298,7 @@ def streamlined_search(
     (``plan.streamlined_array``), positions hashed by rank only. Returns
     (status, positions, moves) as ``depth_first_search``; only a win means
     anything."""
-    keys = kernel.RANK_ZOBRIST
+    keys = plan.streamlined_zobrist
     search = begin_depth_first(
         game.rules, plan.streamlined_array, start.copy(), chance, keys, budget, table_bits, ORDER_GUIDED, 0
     )

@@ -94,7 +94,6 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from simlab.engine import kernel
 from simlab.engine.game import REDEAL, Game
 from simlab.engine.layout import CAPACITY, COUNTER_REDEALS, FIRST_CELL, N_CARDS, OFFSET_COUNTERS, OFFSET_HEIGHTS
 from simlab.engine.moves import TAPE_MT, play, set_tape_position
@@ -168,6 +167,7 @@ class Relaxation:
         self.game = game
         self.rules = game.rules
         self.autoplay = plan_for(game).autoplay
+        self.zobrist = plan_for(game).rounds_zobrist
         self.round_budget, self.final_budget = round_budget, final_budget
         stages = max(1, game.table.redeals)
         # per stage s (redeals left after a redeal): the real shuffle and the sampled ones
@@ -188,7 +188,7 @@ class Relaxation:
         key = array.tobytes()
         if key not in self._finals:
             _, home, exhausted, nodes, _, _, _ = most_home(
-                self.rules, array, np.zeros(1), kernel.ZOBRIST, self.final_budget, self.autoplay)
+                self.rules, array, np.zeros(1), self.zobrist, self.final_budget, self.autoplay)
             self.nodes += int(nodes)
             self.finals += 1
             won = int(home) == int(self.rules[N_CARDS])
@@ -203,7 +203,7 @@ class Relaxation:
         key = array.tobytes()
         if key not in self._options:
             _, home, exhausted, nodes, homes, starts, lines = most_home(
-                self.rules, array, np.zeros(1), kernel.ZOBRIST, self.round_budget, self.autoplay)
+                self.rules, array, np.zeros(1), self.zobrist, self.round_budget, self.autoplay)
             self.nodes += int(nodes)
             self.cut += not exhausted and int(home) < int(self.rules[N_CARDS])
             settled = int(home) == int(self.rules[N_CARDS]) or not exhausted

@@ -227,9 +227,11 @@ def best_round(game, array: np.ndarray, chance: np.ndarray, budget: int = DEFAUL
     """The first line from ``array`` (a position of ``game``) that sends the
     most cards home without a redeal. ``chance`` is only read by a redeal, so a
     round's search never uses it; it is passed for the move functions' sake."""
-    autoplay = plan_for(game).autoplay
+    plan = plan_for(game)
     with signals_deferred():  # a signal waits for the compiled search (``simlab.interrupts``)
-        line, home, exhausted, nodes, _, _, _ = most_home(game.rules, array, chance, kernel.ZOBRIST, budget, autoplay)
+        line, home, exhausted, nodes, _, _, _ = most_home(
+            game.rules, array, chance, plan.rounds_zobrist, budget, plan.autoplay
+        )
     return RoundPlan(line, int(home), bool(exhausted), int(nodes))
 
 
@@ -238,8 +240,9 @@ def reachable_homes(game, array: np.ndarray, budget: int = DEFAULT_ROUND_BUDGET)
     card played home at once (as ``homes_key``), each with the first line the
     search found to it; and the positions searched."""
     with signals_deferred():  # a signal waits for the compiled search (``simlab.interrupts``)
+        plan = plan_for(game)
         _, _, _, nodes, homes, starts, lines = most_home(
-            game.rules, array, np.zeros(1), kernel.ZOBRIST, budget, plan_for(game).autoplay
+            game.rules, array, np.zeros(1), plan.rounds_zobrist, budget, plan.autoplay
         )
     return {int(key): lines[starts[i]: starts[i + 1]] for i, key in enumerate(homes.tolist())}, int(nodes)
 
