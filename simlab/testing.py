@@ -58,11 +58,12 @@ from simlab.engine import kernel, moves
 from simlab.engine.game import Game, Move, State
 from simlab.engine.incremental import apply_move_tracked, start_tracking, undo_move_tracked
 from simlab.engine.layout import CAPACITY, HAS_SPECIAL, MOVE_CARD, N_PILES, P_VISIBLE, VISIBLE_ALL, VISIBLE_NONE
-from simlab.games import make_game
+from simlab.games import GAMES, make_game
 from simlab.play import deal_rng
 from simlab.policies.base import Policy
 from simlab.policies.catalog import make_policy, refuse_unplayable
 from simlab.policies.record import GAVE_UP, NO_MOVES, WON, PlayRecord
+from simlab.solver.plan import plan_for
 
 REPEAT = "repeat"  # PlayRecord.end_reason of a position that came back
 
@@ -351,10 +352,6 @@ PLAN_RULE_SETS: tuple[tuple[str, dict], ...] = (
 def all_plans() -> list:
     """The ``SearchPlan`` of every registered game with its defaults (by name), then of
     each of ``PLAN_RULE_SETS`` not seen yet, in that order."""
-    # imported here: ``check_game`` and ``check_policy`` need neither the registry nor the solver
-    from simlab.games import GAMES, make_game
-    from simlab.solver.plan import plan_for
-
     plans = {}
     for name, params in [(name, {}) for name in sorted(GAMES)] + list(PLAN_RULE_SETS):
         plan = plan_for(make_game(name, **params))
