@@ -199,7 +199,7 @@ def _twins(game: Game, state: State, seed: int, deal: int) -> list[tuple[State, 
         twins.append((State(array, state.chance), "its hidden cards rotated"))
     if game.has_chance and len(state.chance) > 2:
         chance = state.chance.copy()
-        chance[1:] = np.random.default_rng([seed, deal]).permutation(chance[1:])  # element 0 names the generator
+        chance[1:] = deal_rng(deal, seed, "check_policy:twin").permutation(chance[1:])  # element 0 names the generator
         twins.append((State(state.array, chance), "another shuffle for its redeals"))
     return twins
 
